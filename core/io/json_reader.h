@@ -1,0 +1,65 @@
+// Typed access to a JSON tree with error messages that name the item and the JSON path, as the scenario contract
+// requires: `items[3] (Pod default/web): spec.containers[0].resources.requests.cpu: "abc" is not a quantity`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/model/labels.h"
+#include "core/model/quantity.h"
+#include "core/model/resource.h"
+
+namespace kplace::io {
+
+using Json = nlohmann::json;
+
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Where we are: the item prefix ("items[3] (Pod default/web)") and a path inside it.
+class Reader {
+ public:
+  Reader(std::string item, std::string path) : item_(std::move(item)), path_(std::move(path)) {}
+
+  Reader Field(const std::string& name) const { return Reader(item_, path_.empty() ? name : path_ + "." + name); }
+  Reader Index(std::size_t i) const { return Reader(item_, path_ + "[" + std::to_string(i) + "]"); }
+  Reader Key(const std::string& key) const;  // map key: path.key or path["weird.key"]
+  [[noreturn]] void Fail(const std::string& what) const;
+  const std::string& path() const { return path_; }
+
+  // Each getter: absent or null -> nullopt; present with the wrong type -> error.
+  const Json* Object(const Json& parent, const char* name) const;  // returns nullptr when absent/null
+  const Json* Array(const Json& parent, const char* name) const;
+  std::optional<std::string> String(const Json& parent, const char* name) const;
+  std::optional<bool> Bool(const Json& parent, const char* name) const;
+  std::optional<std::int64_t> Int(const Json& parent, const char* name, std::int64_t min, std::int64_t max) const;
+  std::optional<double> Number(const Json& parent, const char* name) const;
+
+  // Checks the value at this path.
+  void ExpectObject(const Json& v) const;
+  void ExpectArray(const Json& v) const;
+  std::string AsString(const Json& v) const;
+  Quantity AsQuantity(const Json& v) const;  // string or number, as Kubernetes accepts
+  // A resource list (requests, limits, allocatable...); negative values are rejected.
+  Resource AsResourceList(const Json& v, std::vector<std::string>* names = nullptr) const;
+  Labels AsLabels(const Json& v, std::map<std::string, std::string>* text = nullptr) const;
+  LabelSelector AsLabelSelector(const Json& v) const;  // null -> nil selector
+  LabelRequirement AsNodeSelectorRequirement(const Json& v, bool field) const;
+  NodeSelectorTerm AsNodeSelectorTerm(const Json& v) const;
+
+ private:
+  std::string item_;
+  std::string path_;
+};
+
+std::string JsonTypeName(const Json& v);
+// Adds a resource name/quantity to a resource list with the scheduler's units.
+void AddResource(Resource& r, const std::string& name, const Quantity& q);
+
+}  // namespace kplace::io

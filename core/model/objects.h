@@ -1,0 +1,216 @@
+// The Kubernetes objects of a scenario, holding exactly the fields kplace reads. Field names follow the API.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/labels.h"
+#include "core/model/quantity.h"
+#include "core/model/resource.h"
+#include "core/model/taint.h"
+
+namespace kplace {
+
+struct PreferredSchedulingTerm {
+  std::int32_t weight = 0;
+  NodeSelectorTerm preference;
+};
+
+struct NodeAffinity {
+  std::optional<NodeSelector> required;  // requiredDuringSchedulingIgnoredDuringExecution
+  std::vector<PreferredSchedulingTerm> preferred;
+};
+
+struct PodAffinityTerm {
+  LabelSelector label_selector;
+  std::vector<Symbol> namespaces;
+  std::optional<LabelSelector> namespace_selector;  // absent vs {} (= all namespaces) matters
+  Symbol topology_key = kEmptySymbol;
+  std::vector<Symbol> match_label_keys;
+  std::vector<Symbol> mismatch_label_keys;
+};
+
+struct WeightedPodAffinityTerm {
+  std::int32_t weight = 0;
+  PodAffinityTerm term;
+};
+
+struct PodAffinity {
+  std::vector<PodAffinityTerm> required;
+  std::vector<WeightedPodAffinityTerm> preferred;
+  bool empty() const { return required.empty() && preferred.empty(); }
+};
+
+struct Affinity {
+  std::optional<NodeAffinity> node_affinity;
+  PodAffinity pod_affinity;
+  PodAffinity pod_anti_affinity;
+};
+
+enum class UnsatisfiableAction : std::uint8_t { DoNotSchedule, ScheduleAnyway };
+enum class InclusionPolicy : std::uint8_t { Honor, Ignore };
+
+struct TopologySpreadConstraint {
+  std::int32_t max_skew = 1;
+  Symbol topology_key = kEmptySymbol;
+  UnsatisfiableAction when_unsatisfiable = UnsatisfiableAction::DoNotSchedule;
+  LabelSelector label_selector;
+  std::optional<std::int32_t> min_domains;
+  InclusionPolicy node_affinity_policy = InclusionPolicy::Honor;
+  InclusionPolicy node_taints_policy = InclusionPolicy::Ignore;
+  std::vector<Symbol> match_label_keys;
+};
+
+struct ContainerPort {
+  std::int32_t host_port = 0;
+  std::int32_t container_port = 0;
+  Symbol protocol = kEmptySymbol;  // defaulted to TCP by the parser
+  Symbol host_ip = kEmptySymbol;   // defaulted to 0.0.0.0 by the parser
+};
+
+struct Container {
+  std::string name;
+  std::string image;
+  Resource requests;
+  // Which of cpu / memory were given explicitly (for non-zero defaulting in scoring).
+  bool has_cpu_request = false;
+  bool has_memory_request = false;
+  std::vector<ContainerPort> ports;
+  bool restart_always = false;  // init containers only: a sidecar
+};
+
+struct OwnerReference {
+  std::string api_version, kind, name;
+  bool controller = false;
+};
+
+struct ObjectMeta {
+  std::string name;
+  std::string namespace_;  // empty for cluster-scoped objects
+  Labels labels;
+  std::map<std::string, std::string> label_text;  // for display, in key order
+  std::string creation_timestamp;                  // RFC 3339 as given ("" if absent)
+  std::int64_t creation_unix = 0;
+  std::vector<OwnerReference> owner_references;
+  bool deleting = false;  // deletionTimestamp set
+};
+
+enum class PreemptionPolicy : std::uint8_t { PreemptLowerPriority, Never };
+
+struct Pod {
+  ObjectMeta meta;
+  std::vector<Container> containers;
+  std::vector<Container> init_containers;
+  std::optional<Resource> overhead;
+  std::string node_name;
+  std::vector<std::pair<Symbol, Symbol>> node_selector;
+  Affinity affinity;
+  std::vector<Toleration> tolerations;
+  std::vector<TopologySpreadConstraint> topology_spread_constraints;
+  std::string priority_class_name;
+  std::optional<std::int32_t> priority;
+  std::optional<PreemptionPolicy> preemption_policy;
+  std::vector<std::string> scheduling_gates;
+  std::string nominated_node_name;
+  std::string start_time;
+  std::string phase;
+  // Index in the scenario's items (for messages and stable ordering).
+  int item_index = -1;
+  // Set for pods that kplace generated from a workload (Deployment, DaemonSet, ...).
+  std::string generated_from;
+
+  std::string Key() const { return meta.namespace_ + "/" + meta.name; }
+  bool Terminal() const { return phase == "Succeeded" || phase == "Failed"; }
+};
+
+struct ContainerImage {
+  std::vector<std::string> names;
+  std::int64_t size_bytes = 0;
+};
+
+struct Node {
+  ObjectMeta meta;
+  Symbol name_symbol = kEmptySymbol;
+  std::vector<Taint> taints;
+  bool unschedulable = false;
+  Resource allocatable;
+  std::vector<ContainerImage> images;
+  int item_index = -1;
+};
+
+struct PriorityClass {
+  std::string name;
+  std::int32_t value = 0;
+  bool global_default = false;
+  PreemptionPolicy preemption_policy = PreemptionPolicy::PreemptLowerPriority;
+  int item_index = -1;
+};
+
+// intstr.IntOrString: minAvailable / maxUnavailable.
+struct IntOrPercent {
+  bool is_percent = false;
+  std::int32_t value = 0;
+};
+
+struct PodDisruptionBudget {
+  ObjectMeta meta;
+  LabelSelector selector;
+  std::optional<IntOrPercent> min_available;
+  std::optional<IntOrPercent> max_unavailable;
+  std::optional<std::int32_t> disruptions_allowed;
+  int item_index = -1;
+};
+
+// A workload that expands into pods: Deployment, ReplicaSet, StatefulSet, DaemonSet; also Service
+// (selector only) for PodTopologySpread's system default constraints.
+struct Workload {
+  std::string kind;
+  ObjectMeta meta;
+  std::int32_t replicas = 1;
+  LabelSelector selector;
+  std::optional<Pod> pod_template;  // absent for Service
+  int item_index = -1;
+};
+
+struct Namespace {
+  std::string name;
+  Labels labels;
+};
+
+struct NodeSelectorRequirementWithMinValues {
+  LabelRequirement requirement;
+  std::string key_text;
+  std::vector<std::string> values_text;
+  std::optional<std::int32_t> min_values;
+};
+
+struct NodePool {
+  ObjectMeta meta;
+  Labels template_labels;
+  std::vector<NodeSelectorRequirementWithMinValues> requirements;
+  std::vector<Taint> taints;
+  std::vector<Taint> startup_taints;
+  std::optional<Resource> limits;
+  std::int32_t weight = 0;
+  int item_index = -1;
+};
+
+struct Offering {
+  std::string zone;
+  std::string capacity_type;
+  double price = 0;
+  bool available = true;
+};
+
+struct InstanceType {
+  ObjectMeta meta;
+  Resource capacity;
+  Resource overhead;
+  std::vector<Offering> offerings;
+  int item_index = -1;
+};
+
+}  // namespace kplace

@@ -1,0 +1,95 @@
+// KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), the parts kplace reads, and plugin args.
+// Defaults follow pkg/scheduler/apis/config/v1/{default_plugins.go,defaults.go}.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/objects.h"
+
+namespace kplace {
+
+struct ResourceSpec {
+  std::string name;
+  std::int64_t weight = 1;
+};
+
+struct UtilizationShapePoint {
+  std::int32_t utilization = 0;  // 0..100
+  std::int32_t score = 0;        // 0..10 (user scale)
+};
+
+enum class ScoringStrategyType : std::uint8_t { LeastAllocated, MostAllocated, RequestedToCapacityRatio };
+
+struct NodeResourcesFitArgs {
+  std::vector<std::string> ignored_resources;
+  std::vector<std::string> ignored_resource_groups;
+  ScoringStrategyType strategy = ScoringStrategyType::LeastAllocated;
+  std::vector<ResourceSpec> resources = {{"cpu", 1}, {"memory", 1}};
+  std::vector<UtilizationShapePoint> shape = {{0, 10}, {100, 0}};
+};
+
+struct NodeResourcesBalancedAllocationArgs {
+  std::vector<ResourceSpec> resources = {{"cpu", 1}, {"memory", 1}};
+};
+
+struct PodTopologySpreadArgs {
+  // defaultingType System: hostname maxSkew 3 + zone maxSkew 5, ScheduleAnyway. List: default_constraints.
+  bool system_defaulting = true;
+  std::vector<TopologySpreadConstraint> default_constraints;
+};
+
+struct InterPodAffinityArgs {
+  std::int32_t hard_pod_affinity_weight = 1;
+  bool ignore_preferred_terms_of_existing_pods = false;
+};
+
+struct NodeAffinityArgs {
+  std::optional<NodeAffinity> added_affinity;
+};
+
+struct PluginArgs {
+  NodeResourcesFitArgs fit;
+  NodeResourcesBalancedAllocationArgs balanced_allocation;
+  PodTopologySpreadArgs topology_spread;
+  InterPodAffinityArgs inter_pod_affinity;
+  NodeAffinityArgs node_affinity;
+};
+
+struct PluginRef {
+  std::string name;
+  std::int32_t weight = 0;  // 0 = unset
+};
+
+struct PluginSet {
+  std::vector<PluginRef> enabled;
+  std::vector<std::string> disabled;  // "*" disables every default
+};
+
+// Extension point names as in the config's "plugins" object.
+inline constexpr const char* kExtensionPoints[] = {"multiPoint", "preEnqueue", "queueSort", "preFilter",
+                                                   "filter",     "postFilter", "preScore",  "score",
+                                                   "reserve",    "permit",     "preBind",   "bind",
+                                                   "postBind"};
+
+struct SchedulerProfile {
+  std::string scheduler_name = "default-scheduler";
+  std::map<std::string, PluginSet> plugins;  // by extension point
+  PluginArgs args;
+  std::optional<std::int32_t> percentage_of_nodes_to_score;
+};
+
+struct SchedulerConfig {
+  std::optional<std::int32_t> percentage_of_nodes_to_score;
+  SchedulerProfile profile;
+};
+
+// The Kubernetes minor version whose behaviour to reproduce (33, 34 or 35).
+struct Features {
+  int minor = 35;
+};
+
+}  // namespace kplace

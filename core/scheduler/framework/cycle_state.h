@@ -1,0 +1,46 @@
+// CycleState: per-pod scratch data shared between a plugin's extension points in one scheduling cycle.
+// Written once (PreFilter / PreScore), read many times (Filter / Score). Each plugin owns two slots, so a
+// lookup is an index, not a map search. Clone() copies the state for what-if evaluations (preemption).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+namespace kplace::framework {
+
+struct StateData {
+  virtual ~StateData() = default;
+  virtual std::unique_ptr<StateData> Clone() const = 0;
+};
+
+class CycleState {
+ public:
+  void Reset(std::size_t slots) {
+    data_.clear();
+    data_.resize(slots);
+  }
+  void Write(std::size_t slot, std::unique_ptr<StateData> d) {
+    if (slot >= data_.size()) data_.resize(slot + 1);
+    data_[slot] = std::move(d);
+  }
+  // Typed read; nullptr when the slot is empty or holds another type.
+  template <typename T>
+  T* Read(std::size_t slot) const {
+    if (slot >= data_.size() || !data_[slot]) return nullptr;
+    return dynamic_cast<T*>(data_[slot].get());
+  }
+  CycleState Clone() const {
+    CycleState c;
+    c.data_.resize(data_.size());
+    for (std::size_t i = 0; i < data_.size(); ++i)
+      if (data_[i]) c.data_[i] = data_[i]->Clone();
+    return c;
+  }
+  // Set by the framework when a plugin's PreFilter / PreScore returned Skip.
+  std::vector<bool> skip_filter, skip_score;
+
+ private:
+  std::vector<std::unique_ptr<StateData>> data_;
+};
+
+}  // namespace kplace::framework

@@ -1,0 +1,295 @@
+#include "core/scheduler/framework/framework.h"
+
+#include <algorithm>
+#include <set>
+
+#include "core/scheduler/plugins/names.h"
+#include "core/scheduler/plugins/registry.h"
+
+namespace kplace::framework {
+
+std::vector<DefaultPlugin> DefaultMultiPoint(const Features& features) {
+  std::vector<DefaultPlugin> list = {
+      {names::kSchedulingGates, 0},   {names::kPrioritySort, 0},      {names::kNodeUnschedulable, 0},
+      {names::kNodeName, 0},          {names::kTaintToleration, 3},   {names::kNodeAffinity, 2},
+      {names::kNodePorts, 0},         {names::kNodeResourcesFit, 1},  {names::kVolumeRestrictions, 0},
+      {names::kNodeVolumeLimits, 0},  {names::kVolumeBinding, 0},     {names::kVolumeZone, 0},
+      {names::kPodTopologySpread, 2}, {names::kInterPodAffinity, 2},  {names::kDefaultPreemption, 0},
+      {names::kNodeResourcesBalancedAllocation, 1},                   {names::kImageLocality, 1},
+      {names::kDefaultBinder, 0},
+  };
+  // DynamicResources is on by default from 1.34 and sits right before DefaultPreemption.
+  if (features.minor >= 34) {
+    auto it = std::find_if(list.begin(), list.end(),
+                           [](const DefaultPlugin& p) { return std::string(p.name) == names::kDefaultPreemption; });
+    list.insert(it, {names::kDynamicResources, 0});
+  }
+  return list;
+}
+
+namespace {
+
+// mergePluginSet (apis/config/v1/default_plugins.go): defaults minus disabled ("*" = all), a default that is also
+// enabled takes the custom entry in the default's place; other custom entries follow in their order.
+std::vector<PluginRef> MergePluginSet(const std::vector<PluginRef>& defaults, const PluginSet& custom) {
+  std::set<std::string> disabled(custom.disabled.begin(), custom.disabled.end());
+  bool all_disabled = disabled.count("*") > 0;
+  std::vector<PluginRef> out;
+  std::set<std::string> replaced;
+  if (!all_disabled) {
+    for (const auto& d : defaults) {
+      if (disabled.count(d.name)) continue;
+      auto it = std::find_if(custom.enabled.begin(), custom.enabled.end(),
+                             [&](const PluginRef& p) { return p.name == d.name; });
+      if (it != custom.enabled.end()) {
+        out.push_back(*it);
+        replaced.insert(d.name);
+      } else {
+        out.push_back(d);
+      }
+    }
+  }
+  for (const auto& e : custom.enabled)
+    if (!replaced.count(e.name)) out.push_back(e);
+  return out;
+}
+
+template <typename T>
+T* As(Plugin* p) {
+  return dynamic_cast<T*>(p);
+}
+
+}  // namespace
+
+std::unique_ptr<Framework> Framework::Create(const SchedulerConfig& config, const Features& features,
+                                             std::string* error) {
+  auto fw = std::unique_ptr<Framework>(new Framework());
+  fw->percentage_ = config.profile.percentage_of_nodes_to_score ? config.profile.percentage_of_nodes_to_score
+                                                                : config.percentage_of_nodes_to_score;
+  const auto& custom = config.profile.plugins;
+  auto custom_set = [&](const char* point) {
+    auto it = custom.find(point);
+    return it == custom.end() ? PluginSet{} : it->second;
+  };
+  for (const auto& [point, set] : custom) {
+    for (const auto& p : set.enabled) {
+      if (!plugins::IsKnownPlugin(p.name)) {
+        *error = "plugins." + point + ".enabled: unknown plugin \"" + p.name + "\"";
+        return nullptr;
+      }
+    }
+  }
+  std::vector<PluginRef> defaults;
+  for (const auto& d : DefaultMultiPoint(features)) defaults.push_back({d.name, d.weight});
+  std::vector<PluginRef> multipoint = MergePluginSet(defaults, custom_set("multiPoint"));
+
+  // Instantiate each named plugin once.
+  std::map<std::string, Plugin*> by_name;
+  auto instance = [&](const std::string& name) -> Plugin* {
+    if (auto it = by_name.find(name); it != by_name.end()) return it->second;
+    auto p = plugins::NewPlugin(name, config.profile.args, features);
+    Plugin* raw = p.get();
+    if (p) {
+      p->prefilter_slot = 2 * fw->plugins_.size();
+      p->prescore_slot = 2 * fw->plugins_.size() + 1;
+      fw->plugins_.push_back(std::move(p));
+    }
+    by_name[name] = raw;
+    return raw;
+  };
+
+  // expandMultiPointPlugins (runtime/framework.go): per extension point, plugins enabled there explicitly that
+  // are also in multiPoint come first (in that point's order), then multiPoint plugins, then the rest of that
+  // point's explicit plugins. Disabled entries of the point remove multiPoint ones.
+  auto expand = [&](const char* point, auto implements) {
+    PluginSet specific = custom_set(point);
+    std::set<std::string> disabled(specific.disabled.begin(), specific.disabled.end());
+    bool all_disabled = disabled.count("*") > 0;
+    std::set<std::string> mp_names;
+    for (const auto& m : multipoint) mp_names.insert(m.name);
+    std::vector<PluginRef> out;
+    std::set<std::string> seen;
+    for (const auto& e : specific.enabled)
+      if (mp_names.count(e.name) && seen.insert(e.name).second) out.push_back(e);
+    for (const auto& m : multipoint) {
+      if (all_disabled || disabled.count(m.name) || seen.count(m.name)) continue;
+      if (!implements(instance(m.name))) continue;
+      seen.insert(m.name);
+      out.push_back(m);
+    }
+    for (const auto& e : specific.enabled)
+      if (!mp_names.count(e.name) && seen.insert(e.name).second) out.push_back(e);
+    std::vector<PluginRef> result;
+    for (const auto& r : out)
+      if (implements(instance(r.name))) result.push_back(r);
+    return result;
+  };
+  for (const auto& r : expand("preFilter", [](Plugin* p) { return As<PreFilterPlugin>(p) != nullptr; }))
+    fw->pre_filter_.push_back(As<PreFilterPlugin>(instance(r.name)));
+  for (const auto& r : expand("filter", [](Plugin* p) { return As<FilterPlugin>(p) != nullptr; }))
+    fw->filter_.push_back(As<FilterPlugin>(instance(r.name)));
+  for (const auto& r : expand("preScore", [](Plugin* p) { return As<PreScorePlugin>(p) != nullptr; }))
+    fw->pre_score_.push_back(As<PreScorePlugin>(instance(r.name)));
+  for (const auto& r : expand("score", [](Plugin* p) { return As<ScorePlugin>(p) != nullptr; })) {
+    std::int64_t w = r.weight;
+    if (w == 0) {
+      // A score plugin enabled without a weight takes its multiPoint weight, else 1.
+      for (const auto& m : multipoint)
+        if (m.name == r.name && m.weight != 0) w = m.weight;
+      if (w == 0) w = 1;
+    }
+    fw->score_.push_back({As<ScorePlugin>(instance(r.name)), w});
+  }
+  // PostFilter plugins are run by the scheduler; keep their names in order.
+  {
+    PluginSet specific = custom_set("postFilter");
+    std::set<std::string> disabled(specific.disabled.begin(), specific.disabled.end());
+    for (const auto& m : multipoint) {
+      if (disabled.count("*") || disabled.count(m.name)) continue;
+      if (m.name == names::kDefaultPreemption || m.name == names::kDynamicResources)
+        fw->post_filter_.push_back(m.name);
+    }
+  }
+  return fw;
+}
+
+void Framework::ResetState(CycleState& state) const {
+  state.Reset(NumSlots());
+  state.skip_filter.assign(plugins_.size(), false);
+  state.skip_score.assign(plugins_.size(), false);
+}
+
+Plugin* Framework::Find(const std::string& name) const {
+  for (const auto& p : plugins_)
+    if (name == p->Name()) return p.get();
+  return nullptr;
+}
+
+Status Framework::RunPreFilter(CycleState& state, const PodInfo& pod, const Snapshot& snapshot,
+                               PreFilterResult& result) {
+  result.reset();
+  Status unschedulable;  // the first Unschedulable status; later plugins still run
+  for (auto* p : pre_filter_) {
+    PreFilterResult r;
+    Status s = p->PreFilter(state, pod, snapshot, r);
+    if (s.IsSkip()) {
+      state.skip_filter[p->prefilter_slot / 2] = true;
+      continue;
+    }
+    if (!s.IsSuccess()) {
+      s.WithPlugin(p->Name());
+      if (s.code() == Code::UnschedulableAndUnresolvable || s.code() == Code::Error) return s;
+      if (unschedulable.IsSuccess()) unschedulable = s;
+      continue;
+    }
+    if (r) {
+      if (!result) {
+        result = std::move(r);
+      } else {
+        std::set<std::string> both;
+        std::set_intersection(result->begin(), result->end(), r->begin(), r->end(),
+                              std::inserter(both, both.begin()));
+        result = std::move(both);
+      }
+    }
+  }
+  return unschedulable;
+}
+
+Status Framework::RunFilter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  for (const auto* p : filter_) {
+    if (state.skip_filter[p->prefilter_slot / 2]) continue;
+    Status s = p->Filter(state, pod, node);
+    if (!s.IsSuccess()) {
+      // Anything but a rejection is an internal error (upstream turns it into Error).
+      s.WithPlugin(p->Name());
+      return s;
+    }
+  }
+  return {};
+}
+
+Status Framework::RunPreScore(CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,
+                              const Snapshot& snapshot) {
+  for (auto* p : pre_score_) {
+    Status s = p->PreScore(state, pod, nodes, snapshot);
+    if (s.IsSkip()) {
+      state.skip_score[p->prescore_slot / 2] = true;
+      continue;
+    }
+    if (!s.IsSuccess()) return s.WithPlugin(p->Name());
+  }
+  return {};
+}
+
+Status Framework::RunScore(const CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,
+                           std::vector<NodeScores>& out) const {
+  out.assign(nodes.size(), {});
+  for (std::size_t i = 0; i < nodes.size(); ++i) out[i].node = nodes[i];
+  std::vector<NodeScore> list(nodes.size());
+  for (const auto& entry : score_) {
+    const ScorePlugin* p = entry.plugin;
+    bool skipped = state.skip_score[p->prescore_slot / 2];
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      list[i].node = nodes[i];
+      list[i].score = 0;
+      if (skipped) continue;
+      Status s;
+      list[i].score = p->Score(state, pod, *nodes[i], s);
+      if (!s.IsSuccess()) return s.WithPlugin(p->Name());
+    }
+    std::vector<std::int64_t> raw(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i) raw[i] = list[i].score;
+    if (!skipped && p->HasNormalize()) {
+      Status s = p->NormalizeScore(state, pod, list);
+      if (!s.IsSuccess()) return s.WithPlugin(p->Name());
+    }
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      std::int64_t n = list[i].score;
+      if (n > kMaxNodeScore || n < kMinNodeScore) {
+        return Status(Code::Error, std::string("plugin \"") + p->Name() + "\" returns an invalid score " +
+                                       std::to_string(n) + ", it should in the range of [0, 100] after normalizing")
+            .WithPlugin(p->Name());
+      }
+      out[i].plugins.push_back({p->Name(), raw[i], n, n * entry.weight});
+      out[i].total += n * entry.weight;
+    }
+  }
+  return {};
+}
+
+Status Framework::RunAddPod(CycleState& state, const PodInfo& pod, const PodInfo& added, const NodeInfo& node,
+                            const Snapshot& snapshot) {
+  for (auto* p : pre_filter_) {
+    if (state.skip_filter[p->prefilter_slot / 2] || !p->HasExtensions()) continue;
+    Status s = p->AddPod(state, pod, added, node, snapshot);
+    if (!s.IsSuccess()) return s.WithPlugin(p->Name());
+  }
+  return {};
+}
+
+Status Framework::RunRemovePod(CycleState& state, const PodInfo& pod, const PodInfo& removed, const NodeInfo& node,
+                               const Snapshot& snapshot) {
+  for (auto* p : pre_filter_) {
+    if (state.skip_filter[p->prefilter_slot / 2] || !p->HasExtensions()) continue;
+    Status s = p->RemovePod(state, pod, removed, node, snapshot);
+    if (!s.IsSuccess()) return s.WithPlugin(p->Name());
+  }
+  return {};
+}
+
+void DefaultNormalizeScore(std::int64_t max_priority, bool reverse, std::vector<NodeScore>& scores) {
+  std::int64_t max_count = 0;
+  for (const auto& s : scores) max_count = std::max(max_count, s.score);
+  if (max_count == 0) {
+    if (reverse)
+      for (auto& s : scores) s.score = max_priority;
+    return;
+  }
+  for (auto& s : scores) {
+    std::int64_t v = max_priority * s.score / max_count;
+    s.score = reverse ? max_priority - v : v;
+  }
+}
+
+}  // namespace kplace::framework

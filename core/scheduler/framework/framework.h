@@ -1,0 +1,86 @@
+// Framework: builds the plugin lists of one profile and runs the extension points in order
+// (upstream framework/runtime/framework.go).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/scheduler/config.h"
+#include "core/scheduler/framework/interface.h"
+
+namespace kplace::framework {
+
+struct ScorePluginEntry {
+  ScorePlugin* plugin = nullptr;
+  std::int64_t weight = 1;
+};
+
+// Per-plugin scores of one node, for the explanation.
+struct PluginScore {
+  std::string plugin;
+  std::int64_t raw = 0;
+  std::int64_t normalized = 0;
+  std::int64_t weighted = 0;
+};
+
+struct NodeScores {
+  const NodeInfo* node = nullptr;
+  std::int64_t total = 0;
+  std::vector<PluginScore> plugins;
+};
+
+class Framework {
+ public:
+  // Builds the profile; returns nullptr and sets *error for an unknown plugin or bad configuration.
+  static std::unique_ptr<Framework> Create(const SchedulerConfig& config, const Features& features,
+                                           std::string* error);
+
+  // RunPreFilterPlugins: Skip marks the plugin's Filter skipped; an Unschedulable* status aborts.
+  // result receives the intersection of the plugins' PreFilterResults. On rejection the status's plugin()
+  // names the rejecting plugin.
+  Status RunPreFilter(CycleState& state, const PodInfo& pod, const Snapshot& snapshot, PreFilterResult& result);
+  // RunFilterPlugins: stops at the first plugin that does not return Success.
+  Status RunFilter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const;
+  Status RunPreScore(CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,
+                     const Snapshot& snapshot);
+  // RunScorePlugins: Score, NormalizeScore, weight. Returns per-node totals and per-plugin parts.
+  Status RunScore(const CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,
+                  std::vector<NodeScores>& out) const;
+  // PreFilterExtensions over every PreFilter plugin that was not skipped.
+  Status RunAddPod(CycleState& state, const PodInfo& pod, const PodInfo& added, const NodeInfo& node,
+                   const Snapshot& snapshot);
+  Status RunRemovePod(CycleState& state, const PodInfo& pod, const PodInfo& removed, const NodeInfo& node,
+                      const Snapshot& snapshot);
+
+  std::size_t NumSlots() const { return 2 * plugins_.size(); }
+  void ResetState(CycleState& state) const;
+
+  const std::vector<PreFilterPlugin*>& pre_filter() const { return pre_filter_; }
+  const std::vector<FilterPlugin*>& filter() const { return filter_; }
+  const std::vector<PreScorePlugin*>& pre_score() const { return pre_score_; }
+  const std::vector<ScorePluginEntry>& score() const { return score_; }
+  const std::vector<std::string>& post_filter() const { return post_filter_; }
+  std::optional<std::int32_t> percentage_of_nodes_to_score() const { return percentage_; }
+  // Finds an instantiated plugin by name, or nullptr.
+  Plugin* Find(const std::string& name) const;
+
+ private:
+  std::vector<std::unique_ptr<Plugin>> plugins_;
+  std::vector<PreFilterPlugin*> pre_filter_;
+  std::vector<FilterPlugin*> filter_;
+  std::vector<PreScorePlugin*> pre_score_;
+  std::vector<ScorePluginEntry> score_;
+  std::vector<std::string> post_filter_;  // names; PostFilter behaviour lives in the scheduler
+  std::optional<std::int32_t> percentage_;
+};
+
+// The plugin names of the default profile in MultiPoint order, with their default score weights
+// (0 = not a score plugin).
+struct DefaultPlugin {
+  const char* name;
+  std::int32_t weight;
+};
+std::vector<DefaultPlugin> DefaultMultiPoint(const Features& features);
+
+}  // namespace kplace::framework

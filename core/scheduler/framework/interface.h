@@ -1,0 +1,82 @@
+// Plugin interfaces: one per extension point (upstream framework/interface.go). A plugin implements the ones it
+// needs; the framework finds them at construction. Contracts:
+// - PreFilter runs once per pod before Filter. Skip disables the plugin's Filter for this pod. It may narrow the
+//   candidate nodes with a PreFilterResult. Unschedulable* aborts scheduling with its message.
+// - Filter decides one node; it must only read the NodeInfo it is given (which may include nominated pods).
+// - PreScore runs once over the feasible nodes; Skip makes Score contribute 0 for this pod.
+// - Score returns an integer for one node; NormalizeScore maps the list into [0, MaxNodeScore].
+// - AddPod / RemovePod (PreFilterExtensions) update the PreFilter state when a pod is added to or removed from a
+//   node in a what-if (nominated pods, preemption).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/scheduler/framework/cycle_state.h"
+#include "core/scheduler/framework/status.h"
+#include "core/scheduler/framework/types.h"
+
+namespace kplace::framework {
+
+inline constexpr std::int64_t kMaxNodeScore = 100;
+inline constexpr std::int64_t kMinNodeScore = 0;
+
+// Names of nodes the pod may go to; nullopt = all nodes.
+using PreFilterResult = std::optional<std::set<std::string>>;
+
+struct NodeScore {
+  const NodeInfo* node = nullptr;
+  std::int64_t score = 0;
+};
+
+class Plugin {
+ public:
+  virtual ~Plugin() = default;
+  virtual const char* Name() const = 0;
+  // Slots in the CycleState, assigned by the framework.
+  std::size_t prefilter_slot = 0, prescore_slot = 0;
+};
+
+class PreFilterPlugin : public virtual Plugin {
+ public:
+  virtual Status PreFilter(CycleState& state, const PodInfo& pod, const Snapshot& snapshot,
+                           PreFilterResult& result) = 0;
+  // PreFilterExtensions; default: the plugin keeps no state that depends on other pods.
+  virtual bool HasExtensions() const { return false; }
+  virtual Status AddPod(CycleState&, const PodInfo& /*pod*/, const PodInfo& /*added*/, const NodeInfo&,
+                        const Snapshot&) {
+    return {};
+  }
+  virtual Status RemovePod(CycleState&, const PodInfo& /*pod*/, const PodInfo& /*removed*/, const NodeInfo&,
+                           const Snapshot&) {
+    return {};
+  }
+};
+
+class FilterPlugin : public virtual Plugin {
+ public:
+  virtual Status Filter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const = 0;
+};
+
+class PreScorePlugin : public virtual Plugin {
+ public:
+  virtual Status PreScore(CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,
+                          const Snapshot& snapshot) = 0;
+};
+
+class ScorePlugin : public virtual Plugin {
+ public:
+  virtual std::int64_t Score(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                             Status& status) const = 0;
+  virtual bool HasNormalize() const { return false; }
+  virtual Status NormalizeScore(const CycleState&, const PodInfo&, std::vector<NodeScore>&) const { return {}; }
+};
+
+// Helper of NormalizeScore used by several plugins (plugins/helper/normalize_score.go DefaultNormalizeScore):
+// scales scores so the highest becomes maxPriority; reverse flips them.
+void DefaultNormalizeScore(std::int64_t max_priority, bool reverse, std::vector<NodeScore>& scores);
+
+}  // namespace kplace::framework

@@ -1,0 +1,119 @@
+// PodInfo, NodeInfo and the Snapshot the plugins read (upstream framework/types.go, backend/cache/snapshot.go).
+// PodInfo precomputes what every cycle needs once per pod (requests, ports, parsed affinity terms).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/model/objects.h"
+
+namespace kplace::framework {
+
+// One pod (anti-)affinity term with its namespaces resolved (framework.AffinityTerm).
+struct AffinityTerm {
+  std::vector<Symbol> namespaces;       // explicit namespaces, or the pod's own when both fields are unset
+  std::optional<LabelSelector> namespace_selector;  // {} selects every namespace
+  LabelSelector selector;               // labelSelector plus matchLabelKeys / mismatchLabelKeys requirements
+  Symbol topology_key = kEmptySymbol;
+  std::int32_t weight = 0;              // preferred terms only
+
+  // AffinityTerm.Matches: the pod's namespace is selected and its labels match the selector.
+  bool Matches(Symbol pod_namespace, const Labels& pod_labels, const Labels* namespace_labels) const;
+};
+
+struct PodInfo {
+  const Pod* pod = nullptr;
+  Symbol namespace_ = kEmptySymbol;
+  std::int32_t priority = 0;
+  Resource requests;                 // PodRequests: what the pod occupies
+  std::int64_t non_zero_milli_cpu = 0;  // with the 100m / 200Mi scoring defaults
+  std::int64_t non_zero_memory = 0;
+  std::vector<ContainerPort> host_ports;  // only ports with hostPort > 0
+  std::vector<AffinityTerm> required_affinity;
+  std::vector<AffinityTerm> required_anti_affinity;
+  std::vector<AffinityTerm> preferred_affinity;
+  std::vector<AffinityTerm> preferred_anti_affinity;
+  // Normalized image names of all containers (init then regular).
+  std::vector<std::string> images;
+
+  const Labels& labels() const { return pod->meta.labels; }
+  bool HasAffinity() const {
+    return !required_affinity.empty() || !required_anti_affinity.empty() || !preferred_affinity.empty() ||
+           !preferred_anti_affinity.empty();
+  }
+};
+
+// Builds a PodInfo. namespace_labels maps namespace symbol -> labels (Namespace objects).
+using NamespaceLabels = std::unordered_map<Symbol, Labels>;
+std::unique_ptr<PodInfo> NewPodInfo(const Pod& pod, std::int32_t priority);
+
+struct HostPortInfo {
+  Symbol protocol;
+  Symbol ip;
+  std::int32_t port;
+};
+
+class NodeInfo {
+ public:
+  const Node* node = nullptr;
+  int index = 0;  // position in the snapshot's node list
+  std::vector<const PodInfo*> pods;
+  std::vector<const PodInfo*> pods_with_affinity;
+  std::vector<const PodInfo*> pods_with_required_anti_affinity;
+  Resource requested;
+  std::int64_t non_zero_milli_cpu = 0;
+  std::int64_t non_zero_memory = 0;
+  std::vector<HostPortInfo> used_ports;
+  std::uint64_t generation = 0;
+
+  const std::string& Name() const { return node->meta.name; }
+  const Resource& Allocatable() const { return node->allocatable; }
+  void AddPod(const PodInfo* p);
+  // Removes a pod previously added; returns false if it was not there.
+  bool RemovePod(const PodInfo* p);
+};
+
+// Per image name: size on each node is on the Node; here the count of nodes that have it.
+struct ImageStateSummary {
+  std::int64_t size = 0;
+  int num_nodes = 0;
+};
+
+// All nodes, in the node tree order kube-scheduler iterates (zones interleaved), with their pods.
+class Snapshot {
+ public:
+  std::vector<NodeInfo> nodes;
+  std::unordered_map<std::string, int> node_index;  // by name
+  std::unordered_map<std::string, ImageStateSummary> image_states;  // by image name as on the node
+  // Per node: image name -> size, for ImageLocality.
+  std::vector<std::unordered_map<std::string, std::int64_t>> node_images;
+  NamespaceLabels namespace_labels;
+  // Services, ReplicaSets, StatefulSets (and Deployments): PodTopologySpread's system default constraints select
+  // with them. May be null.
+  const std::vector<Workload>* workloads = nullptr;
+  std::vector<const NodeInfo*> have_pods_with_affinity;
+  std::vector<const NodeInfo*> have_pods_with_required_anti_affinity;
+
+  NodeInfo* Get(const std::string& name) {
+    auto it = node_index.find(name);
+    return it == node_index.end() ? nullptr : &nodes[static_cast<std::size_t>(it->second)];
+  }
+  const Labels* NamespaceLabelsOf(Symbol ns) const {
+    auto it = namespace_labels.find(ns);
+    return it == namespace_labels.end() ? nullptr : &it->second;
+  }
+  // Recomputes the affinity node lists after pods were added or removed.
+  void RefreshAffinityLists();
+};
+
+// Builds a snapshot with nodes in node-tree order (upstream backend/cache/node_tree.go).
+void BuildNodeOrder(const std::vector<const Node*>& nodes, Snapshot& out);
+
+// Image names as ImageLocality normalizes them: a name without a tag or digest gets ":latest".
+std::string NormalizedImageName(const std::string& name);
+
+}  // namespace kplace::framework

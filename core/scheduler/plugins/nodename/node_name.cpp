@@ -1,0 +1,25 @@
+#include "core/scheduler/plugins/nodename/node_name.h"
+
+#include "core/scheduler/plugins/names.h"
+
+namespace kplace::plugins {
+namespace {
+
+class NodeName final : public framework::FilterPlugin {
+ public:
+  const char* Name() const override { return names::kNodeName; }
+  framework::Status Filter(const framework::CycleState&, const framework::PodInfo& pod,
+                           const framework::NodeInfo& node) const override {
+    const auto& want = pod.pod->node_name;
+    if (want.empty() || want == node.Name()) return {};
+    return framework::Status(framework::Code::UnschedulableAndUnresolvable, kReasonNodeNameMismatch);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<framework::Plugin> NewNodeName(const PluginArgs&, const Features&) {
+  return std::make_unique<NodeName>();
+}
+
+}  // namespace kplace::plugins

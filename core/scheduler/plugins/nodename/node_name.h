@@ -1,0 +1,12 @@
+// NodeName: a pod with spec.nodeName fits only that node (upstream plugins/nodename).
+#pragma once
+
+#include <memory>
+
+#include "core/scheduler/config.h"
+#include "core/scheduler/framework/interface.h"
+
+namespace kplace::plugins {
+inline constexpr const char* kReasonNodeNameMismatch = "node(s) didn't match the requested node name";
+std::unique_ptr<framework::Plugin> NewNodeName(const PluginArgs& args, const Features& features);
+}

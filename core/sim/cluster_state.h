@@ -1,0 +1,39 @@
+// The cluster as kube-scheduler's cache sees it: a Snapshot of nodes with their bound pods, and a PodInfo for every
+// pod of the scenario. Binding a pod updates its node's aggregates, so the next pod sees it (assume).
+#pragma once
+
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "core/model/scenario.h"
+#include "core/scheduler/framework/types.h"
+
+namespace kplace::sim {
+
+class ClusterState {
+ public:
+  // Builds the snapshot from sc.nodes and binds every pod with spec.nodeName (Succeeded/Failed pods and pods
+  // naming an unknown node hold nothing). priorities[i] is the resolved priority of sc.pods[i].
+  ClusterState(const Scenario& sc, const std::vector<std::int32_t>& priorities);
+
+  framework::Snapshot snapshot;
+
+  framework::PodInfo& Info(std::size_t pod_index) { return *infos_[pod_index]; }
+  const framework::PodInfo& Info(std::size_t pod_index) const { return *infos_[pod_index]; }
+  std::size_t NumPods() const { return infos_.size(); }
+  // Binds pod (by index) to node; returns the node.
+  void Bind(std::size_t pod_index, framework::NodeInfo& node);
+  // The node a pod is bound to, or nullptr.
+  framework::NodeInfo* NodeOf(std::size_t pod_index) const { return bound_[pod_index]; }
+
+ private:
+  std::vector<std::unique_ptr<framework::PodInfo>> infos_;
+  std::vector<framework::NodeInfo*> bound_;
+};
+
+// Namespace labels: Namespace objects, plus an implicit namespace (labelled kubernetes.io/metadata.name) for
+// "default" and every namespace a pod uses.
+framework::NamespaceLabels BuildNamespaceLabels(const Scenario& sc);
+
+}  // namespace kplace::sim

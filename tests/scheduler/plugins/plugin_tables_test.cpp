@@ -1,0 +1,168 @@
+// Runs every upstream plugin table under tests/data/plugins through the real parser, framework and plugin.
+// One GoogleTest test per case: PluginTables/<file>/<case index>.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "core/io/scenario_parser.h"
+#include "core/scheduler/framework/framework.h"
+#include "core/scheduler/plugins/registry.h"
+#include "core/sim/cluster_state.h"
+#include "tests/testing/table.h"
+
+namespace kplace {
+namespace {
+
+using framework::Code;
+using framework::Status;
+using io::Json;
+
+std::string StatusText(const Status& s) {
+  std::string out = framework::CodeName(s.code());
+  for (const auto& r : s.reasons()) out += " | " + r;
+  return out;
+}
+
+Status WantStatus(const Json& j) {
+  std::string code = j.value("code", "Success");
+  Code c = Code::Success;
+  for (std::size_t i = 0; i < framework::kCodeNames.size(); ++i)
+    if (code == framework::kCodeNames[i]) c = static_cast<Code>(i);
+  std::vector<std::string> reasons;
+  if (j.contains("reasons"))
+    for (const auto& r : j["reasons"]) reasons.push_back(r.get<std::string>());
+  return Status(c, reasons);
+}
+
+void RunCase(const std::string& plugin, const Json& c) {
+  // Build a scenario List from the case's objects.
+  Json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", Json::array()}};
+  auto add = [&](const char* field, const char* kind) {
+    if (!c.contains(field)) return;
+    for (Json item : c[field]) {
+      if (kind) item["kind"] = kind;
+      list["items"].push_back(item);
+    }
+  };
+  add("nodes", "Node");
+  add("pods", "Pod");
+  add("objects", nullptr);
+  Scenario sc = io::ParseScenarioJson(list);
+  int minor = c.contains("kubernetesVersion")
+                  ? io::ParseKubernetesVersion(c["kubernetesVersion"].get<std::string>(), io::Reader("case", ""))
+                  : 35;
+  Pod incoming = io::ParsePod(c.at("pod"), io::Reader("pod", ""));
+  if (incoming.meta.name.empty()) incoming.meta.name = "incoming";
+  sc.pods.push_back(incoming);
+  std::vector<std::int32_t> priorities;
+  for (const auto& p : sc.pods) priorities.push_back(p.priority.value_or(0));
+  sim::ClusterState cluster(sc, priorities);
+  const framework::PodInfo& pod = cluster.Info(sc.pods.size() - 1);
+
+  SchedulerConfig cfg;
+  cfg.profile.plugins["multiPoint"] = PluginSet{{{plugin, 0}}, {"*"}};
+  if (c.contains("args")) io::ParsePluginArgs(plugin, c["args"], io::Reader("args", ""), cfg.profile.args);
+  std::string error;
+  auto fw = framework::Framework::Create(cfg, Features{minor}, &error);
+  ASSERT_TRUE(fw) << error;
+  ASSERT_TRUE(fw->Find(plugin)) << "plugin " << plugin << " is not implemented";
+
+  framework::CycleState state;
+  fw->ResetState(state);
+  framework::PreFilterResult pre_result;
+  Status pre = fw->RunPreFilter(state, pod, cluster.snapshot, pre_result);
+  bool prefilter_skipped = !fw->pre_filter().empty() && state.skip_filter[fw->pre_filter()[0]->prefilter_slot / 2];
+  if (c.contains("wantPreFilter")) {
+    EXPECT_EQ(StatusText(pre), StatusText(WantStatus(c["wantPreFilter"]))) << "PreFilter";
+  } else if (c.contains("wantFilter") || c.contains("wantPreFilterResult")) {
+    EXPECT_TRUE(pre.IsSuccess()) << "PreFilter: " << StatusText(pre);
+  }
+  if (c.value("wantPreFilterSkip", false)) {
+    EXPECT_TRUE(prefilter_skipped) << "PreFilter should Skip";
+  }
+  if (c.contains("wantPreFilterResult")) {
+    ASSERT_TRUE(pre_result.has_value()) << "PreFilterResult: want a node set, got all nodes";
+    std::set<std::string> want;
+    for (const auto& n : c["wantPreFilterResult"]) want.insert(n.get<std::string>());
+    EXPECT_EQ(*pre_result, want);
+  }
+  if (c.contains("wantFilter")) {
+    const Json& wf = c["wantFilter"];
+    for (const auto& ni : cluster.snapshot.nodes) {
+      Status got = fw->RunFilter(state, pod, ni);
+      Status want = wf.contains(ni.Name()) ? WantStatus(wf[ni.Name()]) : Status();
+      EXPECT_EQ(StatusText(got), StatusText(want)) << "Filter on node " << ni.Name();
+    }
+  }
+  if (c.contains("wantScores") || c.value("wantPreScoreSkip", false) || c.contains("wantPreScore")) {
+    std::vector<const framework::NodeInfo*> nodes;
+    if (c.contains("scoreNodes")) {
+      for (const auto& n : c["scoreNodes"]) {
+        auto* ni = cluster.snapshot.Get(n.get<std::string>());
+        ASSERT_TRUE(ni) << "scoreNodes names unknown node " << n;
+        nodes.push_back(ni);
+      }
+    } else {
+      for (const auto& ni : cluster.snapshot.nodes) nodes.push_back(&ni);
+    }
+    framework::CycleState score_state;
+    fw->ResetState(score_state);
+    Status ps = fw->RunPreScore(score_state, pod, nodes, cluster.snapshot);
+    if (c.contains("wantPreScore")) {
+      EXPECT_EQ(StatusText(ps), StatusText(WantStatus(c["wantPreScore"]))) << "PreScore";
+      return;
+    }
+    ASSERT_TRUE(ps.IsSuccess()) << "PreScore: " << StatusText(ps);
+    if (c.value("wantPreScoreSkip", false) && !fw->score().empty()) {
+      EXPECT_TRUE(score_state.skip_score[fw->score()[0].plugin->prescore_slot / 2]) << "PreScore should Skip";
+    }
+    if (c.contains("wantScores")) {
+      std::vector<framework::NodeScores> scores;
+      Status ss = fw->RunScore(score_state, pod, nodes, scores);
+      ASSERT_TRUE(ss.IsSuccess()) << "Score: " << StatusText(ss);
+      std::map<std::string, std::int64_t> got, want;
+      for (const auto& s : scores) got[s.node->Name()] = s.plugins.empty() ? 0 : s.plugins[0].normalized;
+      for (auto it = c["wantScores"].begin(); it != c["wantScores"].end(); ++it) want[it.key()] = it.value();
+      EXPECT_EQ(got, want);
+    }
+  }
+}
+
+class TableCase : public ::testing::Test {
+ public:
+  TableCase(std::string plugin, Json c) : plugin_(std::move(plugin)), case_(std::move(c)) {}
+  void TestBody() override {
+    SCOPED_TRACE(case_.value("name", ""));
+    RunCase(plugin_, case_);
+  }
+
+ private:
+  std::string plugin_;
+  Json case_;
+};
+
+std::string TestName(std::string s) {
+  for (char& ch : s)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return s;
+}
+
+[[maybe_unused]] const bool kRegistered = [] {
+  for (const auto& file : testing::ListTables("plugins")) {
+    Json table = testing::LoadJson(testing::DataPath(file));
+    std::string plugin = table.at("plugin");
+    const Json& cases = table.at("cases");
+    std::string suite = "PluginTables/" + TestName(file.substr(8, file.size() - 8 - 5));
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      Json c = cases[i];
+      std::string name = std::to_string(i);
+      ::testing::RegisterTest(suite.c_str(), name.c_str(), nullptr, c.value("name", "").c_str(), __FILE__, __LINE__,
+                              [plugin, c]() -> ::testing::Test* { return new TableCase(plugin, c); });
+    }
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace kplace

@@ -1,0 +1,34 @@
+#include "tests/testing/table.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace kplace::testing {
+
+std::string DataPath(const std::string& relative) { return std::string(KPLACE_SOURCE_DIR) + "/tests/data/" + relative; }
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+nlohmann::json LoadJson(const std::string& path) { return nlohmann::json::parse(ReadFile(path)); }
+
+std::vector<std::string> ListTables(const std::string& dir) {
+  std::vector<std::string> out;
+  std::filesystem::path root = DataPath("");
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root / dir)) {
+    if (e.is_regular_file() && e.path().extension() == ".json")
+      out.push_back(std::filesystem::relative(e.path(), root).string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace kplace::testing

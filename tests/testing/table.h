@@ -1,0 +1,18 @@
+// Loading of the JSON test tables under tests/data.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace kplace::testing {
+
+// Absolute path of a file under tests/data.
+std::string DataPath(const std::string& relative);
+nlohmann::json LoadJson(const std::string& path);
+// Every *.json under tests/data/<dir>, sorted, as paths relative to tests/data.
+std::vector<std::string> ListTables(const std::string& dir);
+std::string ReadFile(const std::string& path);
+
+}  // namespace kplace::testing
