@@ -1,1 +1,132 @@
-int main() { return 0; }
+// kplace: place pods as kube-scheduler would.
+//   kplace run [--format text|json] [--explain NS/POD] FILE   (FILE "-" = stdin)
+//   kplace validate FILE
+// Exit codes: 0 success, 2 bad input or usage.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/render_text.h"
+#include "core/io/result_writer.h"
+#include "core/io/scenario_parser.h"
+#include "core/sim/simulation.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage:\n"
+    "  kplace run [--format text|json] [--explain NAMESPACE/POD] FILE\n"
+    "  kplace validate FILE\n"
+    "  kplace version\n"
+    "FILE is a scenario (a Kubernetes List in JSON); \"-\" reads standard input.\n";
+
+int Usage(const std::string& error) {
+  std::cerr << "kplace: " << error << "\n" << kUsage;
+  return 2;
+}
+
+bool ReadInput(const std::string& path, std::string& out, std::string& error) {
+  if (path == "-") {
+    out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    return true;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot read " + path;
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) return Usage("missing command");
+  const std::string cmd = args[0];
+  if (cmd == "version" || cmd == "--version") {
+    std::cout << "kplace 0.1.0 (kube-scheduler 1.33-1.35 semantics)\n";
+    return 0;
+  }
+  if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (cmd != "run" && cmd != "validate") return Usage("unknown command \"" + cmd + "\"");
+
+  std::string format = "text", explain, file;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* flag) -> std::string {
+      std::string prefix = std::string(flag) + "=";
+      if (a.rfind(prefix, 0) == 0) return a.substr(prefix.size());
+      if (i + 1 >= args.size()) throw std::invalid_argument(std::string(flag) + " needs a value");
+      return args[++i];
+    };
+    try {
+      if (cmd == "run" && (a == "--format" || a.rfind("--format=", 0) == 0)) {
+        format = value("--format");
+        if (format != "text" && format != "json") return Usage("--format must be text or json");
+      } else if (cmd == "run" && (a == "--explain" || a.rfind("--explain=", 0) == 0)) {
+        explain = value("--explain");
+        if (explain.find('/') == std::string::npos) return Usage("--explain takes NAMESPACE/POD");
+      } else if (a.size() > 1 && a[0] == '-') {
+        return Usage("unknown flag " + a);
+      } else if (file.empty()) {
+        file = a;
+      } else {
+        return Usage("more than one FILE");
+      }
+    } catch (const std::invalid_argument& e) {
+      return Usage(e.what());
+    }
+  }
+  if (file.empty()) return Usage("missing FILE");
+
+  std::string text, error;
+  if (!ReadInput(file, text, error)) {
+    std::cerr << "kplace: " << error << "\n";
+    return 2;
+  }
+  try {
+    kplace::Scenario scenario = kplace::io::ParseScenario(text);
+    if (cmd == "validate") {
+      for (const auto& w : scenario.warnings) std::cerr << "warning: " << w << "\n";
+      std::cout << file << ": valid (" << scenario.nodes.size() << " nodes, " << scenario.pods.size() << " pods)\n";
+      return 0;
+    }
+    kplace::sim::RunOptions options;
+    if (!explain.empty()) options.explain.insert(explain);
+    kplace::sim::SimResult result = kplace::sim::Run(std::move(scenario), options);
+    std::string out;
+    if (!explain.empty()) {
+      const kplace::sim::PodResult* pod = nullptr;
+      for (const auto& p : result.pods)
+        if (p.key == explain) pod = &p;
+      if (!pod) {
+        std::cerr << "kplace: --explain: no pod " << explain << " in the scenario\n";
+        return 2;
+      }
+      out = format == "json" ? kplace::io::Dump(kplace::io::ExplanationToJson(*pod))
+                             : kplace::cli::RenderExplanation(*pod, result);
+    } else {
+      out = format == "json" ? kplace::io::Dump(kplace::io::ResultToJson(result)) : kplace::cli::RenderTable(result);
+    }
+    std::cout << out;
+    std::cout.flush();
+    return std::cout ? 0 : 1;
+  } catch (const kplace::io::InputError& e) {
+    std::cerr << "kplace: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "kplace: internal error: " << e.what() << "\n";
+    return 3;
+  }
+}

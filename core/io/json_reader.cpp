@@ -192,109 +192,123 @@ Labels Reader::AsLabels(const Json& v, std::map<std::string, std::string>* text)
 }
 
 namespace {
-SelectorOp ParseOp(const Reader& r, const std::string& op, bool allow_numeric) {
-  if (op == "In") return SelectorOp::In;
-  if (op == "NotIn") return SelectorOp::NotIn;
-  if (op == "Exists") return SelectorOp::Exists;
-  if (op == "DoesNotExist") return SelectorOp::DoesNotExist;
-  if (allow_numeric && op == "Gt") return SelectorOp::Gt;
-  if (allow_numeric && op == "Lt") return SelectorOp::Lt;
-  r.Fail("unsupported operator " + Quote(op));
+std::vector<std::string> StringList(const Reader& r, const Json& parent, const char* name, bool* nil = nullptr) {
+  std::vector<std::string> out;
+  const Json* a = r.Array(parent, name);
+  if (nil) *nil = a == nullptr;
+  if (a)
+    for (std::size_t i = 0; i < a->size(); ++i) out.push_back(r.Field(name).Index(i).AsString((*a)[i]));
+  return out;
 }
 
-std::vector<std::string> StringList(const Reader& r, const Json& parent, const char* name) {
-  std::vector<std::string> out;
-  if (const Json* a = r.Array(parent, name)) {
-    for (std::size_t i = 0; i < a->size(); ++i) out.push_back(r.Field(name).Index(i).AsString((*a)[i]));
+std::string Indexed(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
+std::string Child(const std::string& path, const char* name) { return path.empty() ? name : path + "." + name; }
+
+// One v1.NodeSelectorRequirement (component-helpers nodeaffinity.go nodeSelectorRequirementsAsSelector /
+// ...AsFieldSelector). JSON type errors raise; validation failures are appended to errors with field paths under
+// path. Returns nullopt for an unsupported operator.
+std::optional<LabelRequirement> ParseNodeRequirement(const Reader& r, const Json& e, bool field,
+                                                     const std::string& path, std::vector<FieldError>& errors) {
+  r.ExpectObject(e);
+  std::string key = r.String(e, "key").value_or("");
+  std::string op = r.String(e, "operator").value_or("");
+  bool values_nil = false;
+  std::vector<std::string> values = StringList(r, e, "values", &values_nil);
+  if (field) {
+    // Field selectors: In / NotIn with exactly one value; keys are not validated.
+    if (op != "In" && op != "NotIn") {
+      errors.push_back(
+          {"Unsupported value", Child(path, "operator"), GoQuote(op), "supported values: \"In\", \"NotIn\""});
+      return std::nullopt;
+    }
+    LabelRequirement req{Intern(key), op == "In" ? SelectorOp::In : SelectorOp::NotIn, {}, 0};
+    for (const auto& v : values) req.values.push_back(Intern(v));
+    if (values.size() != 1) {
+      std::string list = values_nil ? "[]string(nil)" : "[]string{";
+      if (!values_nil) {
+        for (std::size_t i = 0; i < values.size(); ++i) list += (i ? ", " : "") + GoQuote(values[i]);
+        list += "}";
+      }
+      errors.push_back({"Invalid value", Child(path, "values"), list, "must have one element"});
+    }
+    return req;
   }
-  return out;
+  static const std::pair<const char*, SelectorOp> kOps[] = {
+      {"In", SelectorOp::In},         {"NotIn", SelectorOp::NotIn},
+      {"Exists", SelectorOp::Exists}, {"DoesNotExist", SelectorOp::DoesNotExist},
+      {"Gt", SelectorOp::Gt},         {"Lt", SelectorOp::Lt}};
+  for (const auto& [name, sop] : kOps)
+    if (op == name) return NewRequirement(key, sop, values, path, errors, values_nil);
+  errors.push_back({"Unsupported value", Child(path, "operator"), GoQuote(op),
+                    "supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\""});
+  return std::nullopt;
 }
 }  // namespace
 
 LabelSelector Reader::AsLabelSelector(const Json& v) const {
+  // metav1.LabelSelectorAsSelector (apimachinery/pkg/apis/meta/v1/helpers.go): null -> Nothing, {} -> Everything,
+  // any invalid requirement is an error.
   LabelSelector sel;
   if (v.is_null()) return sel;
   ExpectObject(v);
   sel.nil = false;
+  std::vector<FieldError> errors;
   if (const Json* ml = Object(v, "matchLabels")) {
-    Labels l = Field("matchLabels").AsLabels(*ml);
-    for (auto [k, val] : l.entries()) sel.requirements.push_back({k, SelectorOp::In, {val}, 0});
+    Reader at = Field("matchLabels");
+    for (auto it = ml->begin(); it != ml->end(); ++it) {
+      std::string value = at.Key(it.key()).AsString(*it);
+      sel.requirements.push_back(NewRequirement(it.key(), SelectorOp::Equals, {value}, "", errors));
+      if (!errors.empty()) at.Key(it.key()).Fail(AggregateError(errors));
+    }
   }
   if (const Json* me = Array(v, "matchExpressions")) {
     for (std::size_t i = 0; i < me->size(); ++i) {
       Reader at = Field("matchExpressions").Index(i);
       const Json& e = (*me)[i];
       at.ExpectObject(e);
-      LabelRequirement req;
-      auto key = at.String(e, "key");
-      if (!key || key->empty()) at.Field("key").Fail("required");
-      req.key = Intern(*key);
-      auto op = at.String(e, "operator");
-      if (!op) at.Field("operator").Fail("required");
-      req.op = ParseOp(at.Field("operator"), *op, false);
-      auto values = StringList(at, e, "values");
-      bool needs_values = req.op == SelectorOp::In || req.op == SelectorOp::NotIn;
-      if (needs_values && values.empty())
-        at.Field("values").Fail("must be specified when `operator` is 'In' or 'NotIn'");
-      if (!needs_values && !values.empty())
-        at.Field("values").Fail("may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
-      for (const auto& s : values) req.values.push_back(Intern(s));
-      sel.requirements.push_back(std::move(req));
+      std::string key = at.String(e, "key").value_or("");
+      std::string op = at.String(e, "operator").value_or("");
+      bool values_nil = false;
+      std::vector<std::string> values = StringList(at, e, "values", &values_nil);
+      SelectorOp sop = SelectorOp::In;
+      if (op == "In")
+        sop = SelectorOp::In;
+      else if (op == "NotIn")
+        sop = SelectorOp::NotIn;
+      else if (op == "Exists")
+        sop = SelectorOp::Exists;
+      else if (op == "DoesNotExist")
+        sop = SelectorOp::DoesNotExist;
+      else
+        at.Field("operator").Fail(Quote(op) + " is not a valid label selector operator");
+      sel.requirements.push_back(NewRequirement(key, sop, values, "", errors, values_nil));
+      if (!errors.empty()) at.Fail(AggregateError(errors));
     }
   }
   return sel;
 }
 
 LabelRequirement Reader::AsNodeSelectorRequirement(const Json& e, bool field) const {
-  ExpectObject(e);
-  LabelRequirement req;
-  auto key = String(e, "key");
-  if (!key || key->empty()) Field("key").Fail("required");
-  if (field && *key != "metadata.name") Field("key").Fail("not a valid field selector key: " + Quote(*key));
-  req.key = Intern(*key);
-  auto op = String(e, "operator");
-  if (!op) Field("operator").Fail("required");
-  req.op = ParseOp(Field("operator"), *op, !field);
-  if (field && req.op != SelectorOp::In && req.op != SelectorOp::NotIn)
-    Field("operator").Fail("not a valid selector operator for a field: " + Quote(*op));
-  auto values = StringList(*this, e, "values");
-  switch (req.op) {
-    case SelectorOp::In:
-    case SelectorOp::NotIn:
-      if (values.empty()) Field("values").Fail("must be specified when `operator` is 'In' or 'NotIn'");
-      if (field && values.size() != 1)
-        Field("values").Fail("must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
-      break;
-    case SelectorOp::Exists:
-    case SelectorOp::DoesNotExist:
-      if (!values.empty()) Field("values").Fail("may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
-      break;
-    case SelectorOp::Gt:
-    case SelectorOp::Lt: {
-      if (values.size() != 1) Field("values").Fail("must be specified single value when `operator` is 'Lt' or 'Gt'");
-      std::size_t pos = 0;
-      try {
-        req.number = std::stoll(values[0], &pos);
-      } catch (...) {
-        pos = 0;
-      }
-      if (pos == 0 || pos != values[0].size()) Field("values").Index(0).Fail("must be an integer: " + Quote(values[0]));
-      break;
-    }
-  }
-  for (const auto& s : values) req.values.push_back(Intern(s));
-  return req;
+  std::vector<FieldError> errors;
+  auto req = ParseNodeRequirement(*this, e, field, "", errors);
+  if (!errors.empty()) Fail(AggregateError(errors));
+  return *req;
 }
 
-NodeSelectorTerm Reader::AsNodeSelectorTerm(const Json& v) const {
+NodeSelectorTerm Reader::AsNodeSelectorTerm(const Json& v, bool lazy) const {
+  // newNodeSelectorTerm (component-helpers nodeaffinity.go): errors of all requirements are collected.
   ExpectObject(v);
   NodeSelectorTerm term;
-  if (const Json* me = Array(v, "matchExpressions"))
-    for (std::size_t i = 0; i < me->size(); ++i)
-      term.match_expressions.push_back(Field("matchExpressions").Index(i).AsNodeSelectorRequirement((*me)[i], false));
-  if (const Json* mf = Array(v, "matchFields"))
-    for (std::size_t i = 0; i < mf->size(); ++i)
-      term.match_fields.push_back(Field("matchFields").Index(i).AsNodeSelectorRequirement((*mf)[i], true));
+  for (bool field : {false, true}) {
+    const char* name = field ? "matchFields" : "matchExpressions";
+    const Json* list = Array(v, name);
+    if (!list) continue;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      auto req = ParseNodeRequirement(Field(name).Index(i), (*list)[i], field, Indexed(name, i), term.errors);
+      if (req) (field ? term.match_fields : term.match_expressions).push_back(std::move(*req));
+    }
+  }
+  if (!lazy && !term.errors.empty()) Fail(AggregateError(term.errors));
   return term;
 }
 

@@ -49,9 +49,15 @@ class Reader {
   // A resource list (requests, limits, allocatable...); negative values are rejected.
   Resource AsResourceList(const Json& v, std::vector<std::string>* names = nullptr) const;
   Labels AsLabels(const Json& v, std::map<std::string, std::string>* text = nullptr) const;
-  LabelSelector AsLabelSelector(const Json& v) const;  // null -> nil selector
+  // metav1.LabelSelector: null -> nil selector (matches nothing), {} -> everything. An invalid key, value or
+  // operator raises InputError.
+  LabelSelector AsLabelSelector(const Json& v) const;
+  // One v1.NodeSelectorRequirement (field: a matchFields entry); any validation failure raises InputError.
   LabelRequirement AsNodeSelectorRequirement(const Json& v, bool field) const;
-  NodeSelectorTerm AsNodeSelectorTerm(const Json& v) const;
+  // A v1.NodeSelectorTerm. Strict (default): a validation failure raises InputError with upstream's message.
+  // Lazy: failures are kept in term.errors and the term never matches (nodeaffinity.LazyErrorNodeSelector, used
+  // for a pod's own node affinity); JSON type errors still raise.
+  NodeSelectorTerm AsNodeSelectorTerm(const Json& v, bool lazy = false) const;
 
  private:
   std::string item_;

@@ -156,21 +156,22 @@ std::vector<Toleration> ParseTolerations(const Json* arr, const Reader& r) {
   return out;
 }
 
-NodeSelector ParseNodeSelector(const Json& v, const Reader& r) {
+// v1.NodeSelector. No terms is accepted and matches no node (nodeaffinity.NewLazyErrorNodeSelector). lazy: a
+// pod's own affinity, whose invalid terms never match instead of failing (the scheduler ignores those errors).
+NodeSelector ParseNodeSelector(const Json& v, const Reader& r, bool lazy) {
   r.ExpectObject(v);
   NodeSelector sel;
-  const Json* terms = r.Array(v, "nodeSelectorTerms");
-  if (!terms || terms->empty()) r.Field("nodeSelectorTerms").Fail("must have at least one node selector term");
-  for (std::size_t i = 0; i < terms->size(); ++i)
-    sel.terms.push_back(r.Field("nodeSelectorTerms").Index(i).AsNodeSelectorTerm((*terms)[i]));
+  if (const Json* terms = r.Array(v, "nodeSelectorTerms"))
+    for (std::size_t i = 0; i < terms->size(); ++i)
+      sel.terms.push_back(r.Field("nodeSelectorTerms").Index(i).AsNodeSelectorTerm((*terms)[i], lazy));
   return sel;
 }
 
-NodeAffinity ParseNodeAffinity(const Json& v, const Reader& r) {
+NodeAffinity ParseNodeAffinity(const Json& v, const Reader& r, bool lazy) {
   r.ExpectObject(v);
   NodeAffinity na;
   if (const Json* req = r.Object(v, "requiredDuringSchedulingIgnoredDuringExecution"))
-    na.required = ParseNodeSelector(*req, r.Field("requiredDuringSchedulingIgnoredDuringExecution"));
+    na.required = ParseNodeSelector(*req, r.Field("requiredDuringSchedulingIgnoredDuringExecution"), lazy);
   if (const Json* pref = r.Array(v, "preferredDuringSchedulingIgnoredDuringExecution")) {
     for (std::size_t i = 0; i < pref->size(); ++i) {
       Reader at = r.Field("preferredDuringSchedulingIgnoredDuringExecution").Index(i);
@@ -182,7 +183,7 @@ NodeAffinity ParseNodeAffinity(const Json& v, const Reader& r) {
       term.weight = static_cast<std::int32_t>(*w);
       const Json* preference = at.Object(p, "preference");
       if (!preference) at.Field("preference").Fail("required");
-      term.preference = at.Field("preference").AsNodeSelectorTerm(*preference);
+      term.preference = at.Field("preference").AsNodeSelectorTerm(*preference, lazy);
       na.preferred.push_back(std::move(term));
     }
   }
@@ -322,6 +323,37 @@ Container ParseContainer(const Json& v, const Reader& r, bool init) {
   return c;
 }
 
+// spec.resources (PodLevelResources): keeps cpu, memory and hugepages-* (the resources pod-level requests support,
+// component-helpers IsSupportedPodLevelResource); nullopt when none of them is set.
+std::optional<PodLevelResources> ParsePodLevelResources(const Json& v, const Reader& r) {
+  r.ExpectObject(v);
+  PodLevelResources out;
+  bool any = false;
+  auto keep = [&](const char* field, Resource& dst, bool& has_cpu, bool& has_memory) {
+    const Json* list = r.Object(v, field);
+    if (!list) return;
+    std::vector<std::string> names;
+    Resource all = r.Field(field).AsResourceList(*list, &names);
+    for (const auto& name : names) {
+      if (name == "cpu") {
+        dst.milli_cpu = all.milli_cpu;
+        has_cpu = any = true;
+      } else if (name == "memory") {
+        dst.memory = all.memory;
+        has_memory = any = true;
+      } else if (name.rfind("hugepages-", 0) == 0) {
+        Symbol s = Intern(name);
+        dst.SetScalar(s, all.Scalar(s));
+        any = true;
+      }
+    }
+  };
+  keep("requests", out.requests, out.request_cpu, out.request_memory);
+  keep("limits", out.limits, out.limit_cpu, out.limit_memory);
+  if (!any) return std::nullopt;
+  return out;
+}
+
 }  // namespace
 
 // ---- objects ----------------------------------------------------------------------------------------------
@@ -340,6 +372,8 @@ Pod ParsePod(const Json& v, const Reader& r) {
       for (std::size_t i = 0; i < cs->size(); ++i)
         pod.init_containers.push_back(ParseContainer((*cs)[i], s.Field("initContainers").Index(i), true));
     if (const Json* oh = s.Object(*spec, "overhead")) pod.overhead = s.Field("overhead").AsResourceList(*oh);
+    if (const Json* res = s.Object(*spec, "resources"))
+      pod.resources = ParsePodLevelResources(*res, s.Field("resources"));
     pod.node_name = s.String(*spec, "nodeName").value_or("");
     if (const Json* ns = s.Object(*spec, "nodeSelector")) {
       Labels l = s.Field("nodeSelector").AsLabels(*ns);
@@ -348,7 +382,7 @@ Pod ParsePod(const Json& v, const Reader& r) {
     if (const Json* aff = s.Object(*spec, "affinity")) {
       Reader a = s.Field("affinity");
       if (const Json* na = a.Object(*aff, "nodeAffinity"))
-        pod.affinity.node_affinity = ParseNodeAffinity(*na, a.Field("nodeAffinity"));
+        pod.affinity.node_affinity = ParseNodeAffinity(*na, a.Field("nodeAffinity"), true);
       if (const Json* pa = a.Object(*aff, "podAffinity"))
         pod.affinity.pod_affinity = ParsePodAffinity(*pa, a.Field("podAffinity"));
       if (const Json* paa = a.Object(*aff, "podAntiAffinity"))
@@ -535,7 +569,7 @@ void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& 
     if (auto b = r.Bool(args, "ignorePreferredTermsOfExistingPods")) a.ignore_preferred_terms_of_existing_pods = *b;
   } else if (plugin == "NodeAffinity") {
     if (const Json* aa = r.Object(args, "addedAffinity"))
-      out.node_affinity.added_affinity = ParseNodeAffinity(*aa, r.Field("addedAffinity"));
+      out.node_affinity.added_affinity = ParseNodeAffinity(*aa, r.Field("addedAffinity"), false);
   }
 }
 

@@ -29,21 +29,57 @@ class Labels {
   std::vector<std::pair<Symbol, Symbol>> kv_;
 };
 
-enum class SelectorOp : std::uint8_t { In, NotIn, Exists, DoesNotExist, Gt, Lt };
+// Operators of labels.Requirement. NodeSelector matchExpressions use In..Lt; a metav1.LabelSelector uses
+// In/NotIn/Exists/DoesNotExist for matchExpressions and Equals for each matchLabels entry (Equals matches like
+// In with one value and prints as "k=v").
+enum class SelectorOp : std::uint8_t { In, NotIn, Exists, DoesNotExist, Gt, Lt, Equals };
 
 struct LabelRequirement {
   Symbol key = kEmptySymbol;
   SelectorOp op = SelectorOp::In;
-  std::vector<Symbol> values;     // In / NotIn
-  std::int64_t number = 0;        // Gt / Lt
+  std::vector<Symbol> values;  // every operator keeps its values as given (Gt/Lt: the one integer text)
+  std::int64_t number = 0;     // Gt / Lt
   bool Matches(const Labels& labels) const;
 };
+
+// One validation failure, as k8s.io/apimachinery/pkg/util/validation/field.Error.
+struct FieldError {
+  std::string type;   // "Invalid value", "Unsupported value", "Required value"
+  std::string field;  // path, e.g. "nodeSelectorTerms[0].matchExpressions[1].key"
+  std::string value;  // the bad value as upstream prints it (Go %q or %#v); empty = not printed
+  std::string detail;
+  // "<field>: <type>: <value>: <detail>" (field.Error.Error()).
+  std::string Error() const;
+};
+// errors.Flatten(errors.NewAggregate(errs)).Error(): one error prints itself, several "[e1, e2]" (duplicates
+// dropped).
+std::string AggregateError(const std::vector<FieldError>& errs);
+// Prepends path to each error's field ("[2]" + "matchExpressions[0].key" -> "[2].matchExpressions[0].key").
+std::vector<FieldError> PrefixErrors(const std::vector<FieldError>& errs, const std::string& path);
+
+// validation.IsQualifiedName / IsValidLabelValue: the failure messages (empty when valid).
+std::vector<std::string> LabelKeyErrors(const std::string& key);
+std::vector<std::string> LabelValueErrors(const std::string& value);
+// strconv.ParseInt(s, 10, 64): optional sign, decimal digits, no overflow.
+std::optional<std::int64_t> ParseDecimalInt64(const std::string& s);
+// Go %q of a string.
+std::string GoQuote(const std::string& s);
+
+// labels.NewRequirement: validates key, operator arity and values; failures are appended to errors with field
+// paths under path ("<path>.key", "<path>.values[i][<key>]"). The requirement is returned either way.
+// values_nil: the values list was absent (only changes how a bad list prints).
+LabelRequirement NewRequirement(const std::string& key, SelectorOp op, const std::vector<std::string>& values,
+                                const std::string& path, std::vector<FieldError>& errors, bool values_nil = false);
+
+// labels.Selector.String() of an AND of requirements: sorted by key, "k=v", "k in (a,b)", "k notin (a,b)", "k>1",
+// "k<1", "k", "!k", joined by ",".
+std::string SelectorString(const std::vector<LabelRequirement>& requirements);
 
 // A metav1.LabelSelector after conversion. A nil selector (absent field) selects nothing; an empty one
 // ({}) selects everything.
 struct LabelSelector {
   bool nil = true;
-  std::vector<LabelRequirement> requirements;  // matchLabels become In requirements
+  std::vector<LabelRequirement> requirements;  // matchLabels become Equals requirements
   bool Matches(const Labels& labels) const {
     if (nil) return false;
     for (const auto& r : requirements)
@@ -51,19 +87,29 @@ struct LabelSelector {
     return true;
   }
   static LabelSelector Everything() { return LabelSelector{false, {}}; }
+  std::string String() const { return nil ? std::string() : SelectorString(requirements); }
 };
 
 // v1.NodeSelectorTerm: expressions over labels and fields, all ANDed. A term with neither matches nothing.
+// (component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go)
 struct NodeSelectorTerm {
   std::vector<LabelRequirement> match_expressions;
-  // matchFields: only metadata.name with In / NotIn is meaningful.
+  // matchFields (In / NotIn, one value): the only node field is metadata.name; other keys read as "".
+  // Kept with all their values even when invalid (NodeAffinity's PreFilter reads them raw).
   std::vector<LabelRequirement> match_fields;
-  // True when a requirement could not be parsed (e.g. Gt with a non-integer): the term matches nothing.
-  bool invalid = false;
+  // Parse errors, field paths relative to the term ("matchExpressions[0].key"). A term with errors never matches
+  // (LazyErrorNodeSelector); strict callers (NewNodeSelector) report them instead.
+  std::vector<FieldError> errors;
+
+  bool invalid() const { return !errors.empty(); }
+  // isEmptyNodeSelectorTerm: no matchExpressions and no matchFields (such a term is dropped / skipped).
+  bool empty() const { return match_expressions.empty() && match_fields.empty() && errors.empty(); }
+  // node_name: the node's name symbol; an empty name has no metadata.name field, and then matchFields are ignored
+  // (upstream extractNodeFields quirk).
   bool Matches(const Labels& labels, Symbol node_name) const;
 };
 
-// v1.NodeSelector: terms are ORed.
+// v1.NodeSelector: terms are ORed; no terms (or only empty ones) matches nothing.
 struct NodeSelector {
   std::vector<NodeSelectorTerm> terms;
   bool Matches(const Labels& labels, Symbol node_name) const {
@@ -71,6 +117,8 @@ struct NodeSelector {
       if (t.Matches(labels, node_name)) return true;
     return false;
   }
+  // NewNodeSelector's errors: every term's errors under "nodeSelectorTerms[i]".
+  std::vector<FieldError> Errors() const;
 };
 
 }  // namespace kplace

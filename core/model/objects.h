@@ -100,11 +100,21 @@ struct ObjectMeta {
 
 enum class PreemptionPolicy : std::uint8_t { PreemptLowerPriority, Never };
 
+// Pod-level spec.resources (PodLevelResources: beta and on from v1.34, off in v1.33), restricted to the resources
+// it supports (cpu, memory, hugepages-*); other names are dropped. Hugepage keys are scalars (kept even when 0).
+struct PodLevelResources {
+  Resource requests;
+  Resource limits;
+  bool request_cpu = false, request_memory = false;  // the key is present (an explicit 0 counts)
+  bool limit_cpu = false, limit_memory = false;
+};
+
 struct Pod {
   ObjectMeta meta;
   std::vector<Container> containers;
   std::vector<Container> init_containers;
   std::optional<Resource> overhead;
+  std::optional<PodLevelResources> resources;  // absent unless spec.resources sets a supported resource
   std::string node_name;
   std::vector<std::pair<Symbol, Symbol>> node_selector;
   Affinity affinity;

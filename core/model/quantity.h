@@ -22,9 +22,9 @@ class Quantity {
   // Parses text; nullopt when it is not a Quantity.
   static std::optional<Quantity> Parse(std::string_view text);
 
-  // Quantity.Value(): the integer value, rounded up (ceil) and saturated to int64.
+  // Quantity.Value(): the integer value, rounded away from zero and saturated to int64.
   std::int64_t Value() const;
-  // Quantity.MilliValue(): the value in milli-units, rounded up and saturated to int64.
+  // Quantity.MilliValue(): the value in milli-units, rounded away from zero and saturated to int64.
   std::int64_t MilliValue() const;
   bool IsNegative() const { return nanos_ < 0; }
   bool IsZero() const { return nanos_ == 0; }

@@ -166,8 +166,9 @@ Plugin* Framework::Find(const std::string& name) const {
 }
 
 Status Framework::RunPreFilter(CycleState& state, const PodInfo& pod, const Snapshot& snapshot,
-                               PreFilterResult& result) {
+                               PreFilterResult& result, std::vector<std::string>* plugins_with_nodes) {
   result.reset();
+  std::vector<std::string> with_nodes;
   Status unschedulable;  // the first Unschedulable status; later plugins still run
   for (auto* p : pre_filter_) {
     PreFilterResult r;
@@ -183,6 +184,7 @@ Status Framework::RunPreFilter(CycleState& state, const PodInfo& pod, const Snap
       continue;
     }
     if (r) {
+      with_nodes.push_back(p->Name());
       if (!result) {
         result = std::move(r);
       } else {
@@ -191,8 +193,19 @@ Status Framework::RunPreFilter(CycleState& state, const PodInfo& pod, const Snap
                               std::inserter(both, both.begin()));
         result = std::move(both);
       }
+      if (result->empty()) {
+        // The merged node set is empty: no node can pass (framework.go RunPreFilterPlugins).
+        std::sort(with_nodes.begin(), with_nodes.end());
+        if (with_nodes.size() == 1)
+          return Status(Code::UnschedulableAndUnresolvable, "node(s) didn't satisfy plugin " + with_nodes[0]);
+        std::string list;
+        for (const auto& n : with_nodes) list += (list.empty() ? "" : " ") + n;
+        return Status(Code::UnschedulableAndUnresolvable, "node(s) didn't satisfy plugin(s) [" + list + "] simultaneously");
+      }
     }
   }
+  std::sort(with_nodes.begin(), with_nodes.end());
+  if (plugins_with_nodes) *plugins_with_nodes = std::move(with_nodes);
   return unschedulable;
 }
 

@@ -39,7 +39,9 @@ class Framework {
   // RunPreFilterPlugins: Skip marks the plugin's Filter skipped; an Unschedulable* status aborts.
   // result receives the intersection of the plugins' PreFilterResults. On rejection the status's plugin()
   // names the rejecting plugin.
-  Status RunPreFilter(CycleState& state, const PodInfo& pod, const Snapshot& snapshot, PreFilterResult& result);
+  // plugins_with_nodes (optional) receives the names of plugins that returned a node set, sorted.
+  Status RunPreFilter(CycleState& state, const PodInfo& pod, const Snapshot& snapshot, PreFilterResult& result,
+                      std::vector<std::string>* plugins_with_nodes = nullptr);
   // RunFilterPlugins: stops at the first plugin that does not return Success.
   Status RunFilter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const;
   Status RunPreScore(CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,

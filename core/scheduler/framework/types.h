@@ -6,10 +6,12 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "core/model/objects.h"
+#include "core/scheduler/config.h"
 
 namespace kplace::framework {
 
@@ -29,9 +31,15 @@ struct PodInfo {
   const Pod* pod = nullptr;
   Symbol namespace_ = kEmptySymbol;
   std::int32_t priority = 0;
-  Resource requests;                 // PodRequests: what the pod occupies
-  std::int64_t non_zero_milli_cpu = 0;  // with the 100m / 200Mi scoring defaults
+  // PodRequests: what the pod occupies, as a framework.Resource (scalar entries only for scalar resource names;
+  // a listed scalar keeps its key even at 0).
+  Resource requests;
+  // NodeInfo.NonZeroRequested contribution (PodInfo.calculateResource): PodRequests with the 100m / 200Mi
+  // defaults for containers that omit cpu / memory.
+  std::int64_t non_zero_milli_cpu = 0;
   std::int64_t non_zero_memory = 0;
+  // Pod-level requests are in effect (PodLevelResources on and spec.resources requests a supported resource).
+  bool pod_level_requests = false;
   std::vector<ContainerPort> host_ports;  // only ports with hostPort > 0
   std::vector<AffinityTerm> required_affinity;
   std::vector<AffinityTerm> required_anti_affinity;
@@ -47,9 +55,40 @@ struct PodInfo {
   }
 };
 
-// Builds a PodInfo. namespace_labels maps namespace symbol -> labels (Namespace objects).
+// Builds a PodInfo. features decides whether pod-level resources count (PodLevelResources, v1.34+).
+std::unique_ptr<PodInfo> NewPodInfo(const Pod& pod, std::int32_t priority, const Features& features = {});
+// namespace_labels maps namespace symbol -> labels (Namespace objects).
 using NamespaceLabels = std::unordered_map<Symbol, Labels>;
-std::unique_ptr<PodInfo> NewPodInfo(const Pod& pod, std::int32_t priority);
+
+// ---- Pod requests (k8s.io/component-helpers/resource/helpers.go) ----
+
+inline constexpr std::int64_t kDefaultMilliCpuRequest = 100;                // schedutil.DefaultMilliCPURequest
+inline constexpr std::int64_t kDefaultMemoryRequest = 200LL * 1024 * 1024;  // schedutil.DefaultMemoryRequest
+
+// The parts of resource.PodResourcesOptions kplace models.
+struct PodRequestsOptions {
+  bool pod_level_resources = true;  // !SkipPodLevelResources (the PodLevelResources gate)
+  // NonMissingContainerRequests: a container (regular, init, sidecar) that does not list cpu / memory counts the
+  // scheduler default for it; an explicit 0 stays 0.
+  bool default_cpu = false;
+  bool default_memory = false;
+};
+
+// resource.PodRequests: max(regular containers + sidecars, each init container + the sidecars before it), then
+// the pod-level requests replace cpu / memory / hugepages-* they set, then + overhead. Scalar entries keep every
+// name the pod lists, including names the scheduler ignores. The pod-level requests are the admitted ones (see
+// PodLevelRequestsSet).
+Resource PodRequests(const Pod& pod, const PodRequestsOptions& opts);
+// resource.IsPodLevelRequestsSet on the admitted pod: explicit pod-level requests, or (API-server defaulting,
+// SetDefaults_Pod) pod-level limits from which missing requests are defaulted.
+bool PodLevelRequestsSet(const Pod& pod);
+
+// Resource name classes (pkg/apis/core/v1/helper, schedutil.IsScalarResourceName).
+// Extended: contains '/', not kubernetes.io/-prefixed, not "requests."-prefixed, and "requests.<name>" is a
+// qualified name (e.g. example.com/gpu).
+bool IsExtendedResourceName(std::string_view name);
+// Scalar: extended, hugepages-*, prefixed native (contains "kubernetes.io/"), attachable-volumes-*.
+bool IsScalarResourceName(std::string_view name);
 
 struct HostPortInfo {
   Symbol protocol;

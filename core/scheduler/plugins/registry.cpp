@@ -9,6 +9,11 @@
 #include "core/scheduler/plugins/nodeports/node_ports.h"
 #include "core/scheduler/plugins/nodeunschedulable/node_unschedulable.h"
 #include "core/scheduler/plugins/tainttoleration/taint_toleration.h"
+#include "core/scheduler/plugins/interpodaffinity/plugin.h"
+#include "core/scheduler/plugins/nodeaffinity/node_affinity.h"
+#include "core/scheduler/plugins/podtopologyspread/pod_topology_spread.h"
+#include "core/scheduler/plugins/noderesources/balanced_allocation.h"
+#include "core/scheduler/plugins/noderesources/fit.h"
 // plugin headers: add yours above this line, sorted
 
 namespace kplace::plugins {
@@ -23,6 +28,11 @@ const std::map<std::string, Factory>& Registry() {
       {names::kNodePorts, NewNodePorts},
       {names::kNodeUnschedulable, NewNodeUnschedulable},
       {names::kTaintToleration, NewTaintToleration},
+      {names::kInterPodAffinity, NewInterPodAffinity},
+      {names::kNodeAffinity, NewNodeAffinity},
+      {names::kPodTopologySpread, NewPodTopologySpread},
+      {names::kNodeResourcesFit, NewNodeResourcesFit},
+      {names::kNodeResourcesBalancedAllocation, NewNodeResourcesBalancedAllocation},
       // factories: add yours above this line
   };
   return registry;

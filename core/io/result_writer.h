@@ -1,0 +1,17 @@
+// SimResult -> the contract's result JSON, and explanations -> JSON. Output is deterministic: same result, same bytes.
+#pragma once
+
+#include <string>
+
+#include "core/io/json_reader.h"
+#include "core/sim/simulation.h"
+
+namespace kplace::io {
+
+Json ResultToJson(const sim::SimResult& result);
+// The explanation record of one pod: every attempt with filter verdicts, scores, choice and message.
+Json ExplanationToJson(const sim::PodResult& pod);
+// Pretty JSON text with a trailing newline.
+std::string Dump(const Json& j);
+
+}  // namespace kplace::io

@@ -1,0 +1,166 @@
+#include "core/scheduler/plugins/nodeaffinity/node_affinity.h"
+
+#include <algorithm>
+#include <iterator>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "core/scheduler/plugins/names.h"
+
+namespace kplace::plugins {
+namespace {
+
+using framework::Code;
+using framework::Status;
+
+// A preferred term counts unless its weight is 0 or its preference is empty; such terms are skipped without
+// being parsed, so their errors are never reported (NewPreferredSchedulingTerms).
+bool Counts(const PreferredSchedulingTerm& t) { return t.weight != 0 && !t.preference.empty(); }
+
+class NodeAffinityPlugin final : public framework::PreFilterPlugin,
+                                 public framework::FilterPlugin,
+                                 public framework::PreScorePlugin,
+                                 public framework::ScorePlugin {
+ public:
+  explicit NodeAffinityPlugin(const NodeAffinityArgs& args) {
+    if (!args.added_affinity) return;
+    // The parser builds addedAffinity strictly (NewNodeSelector / NewPreferredSchedulingTerms fail on errors).
+    added_required_ = args.added_affinity->required;
+    for (const auto& t : args.added_affinity->preferred)
+      if (Counts(t) && !t.preference.invalid()) added_preferred_.push_back(t);
+  }
+  const char* Name() const override { return names::kNodeAffinity; }
+
+  Status PreFilter(framework::CycleState&, const framework::PodInfo& pod, const framework::Snapshot&,
+                   framework::PreFilterResult& result) override {
+    const Pod& p = *pod.pod;
+    const NodeSelector* required = RequiredOf(p);
+    // Upstream skips only for a nil spec.nodeSelector; an empty one ({}) gives Success with the same outcome.
+    if (!required && !added_required_ && p.node_selector.empty()) return Status::Skip();
+    // Filter recomputes the match from the parsed pod, so no PreFilter state is needed.
+    if (!required || required->terms.empty()) return {};
+
+    // A term restricts metadata.name when it has matchFields `metadata.name In [...]` (all values, intersected
+    // within the term); terms are ORed, so one term without such a restriction leaves every node eligible.
+    static const Symbol kNameField = Intern("metadata.name");
+    std::optional<std::set<std::string>> node_names;
+    for (const auto& term : required->terms) {
+      std::optional<std::set<std::string>> term_names;
+      for (const auto& r : term.match_fields) {
+        if (r.key != kNameField || r.op != SelectorOp::In) continue;
+        std::set<std::string> s;
+        for (Symbol v : r.values) s.insert(Text(v));
+        if (!term_names) {
+          term_names = std::move(s);
+        } else {
+          std::set<std::string> both;
+          std::set_intersection(term_names->begin(), term_names->end(), s.begin(), s.end(),
+                                std::inserter(both, both.begin()));
+          term_names = std::move(both);
+        }
+      }
+      if (!term_names) return {};
+      if (!node_names) node_names.emplace();
+      node_names->insert(term_names->begin(), term_names->end());
+    }
+    if (node_names && node_names->empty())
+      return Status(Code::UnschedulableAndUnresolvable, kErrReasonNodeAffinityConflict);
+    result = std::move(node_names);
+    return {};
+  }
+
+  Status Filter(const framework::CycleState&, const framework::PodInfo& pod,
+                const framework::NodeInfo& node) const override {
+    const Node& n = *node.node;
+    if (added_required_ && !added_required_->Matches(n.meta.labels, n.name_symbol))
+      return Status(Code::UnschedulableAndUnresolvable, kErrReasonNodeAffinityEnforced);
+    // Parse errors in the pod's terms are ignored "for backwards compatibility": such terms just never match.
+    if (!PodMatchesNodeSelectorAndAffinityTerms(*pod.pod, n))
+      return Status(Code::UnschedulableAndUnresolvable, kErrReasonNodeAffinityPod);
+    return {};
+  }
+
+  Status PreScore(framework::CycleState&, const framework::PodInfo& pod, const std::vector<const framework::NodeInfo*>&,
+                  const framework::Snapshot&) override {
+    const auto* preferred = PreferredOf(*pod.pod);
+    if (preferred) {
+      auto errors = PreferredSchedulingTermsErrors(*preferred);
+      if (!errors.empty()) return Status(Code::Error, AggregateError(errors));
+    }
+    // The model cannot tell an absent list from an empty one; both score 0 everywhere.
+    if (!preferred && added_preferred_.empty()) return Status::Skip();
+    return {};
+  }
+
+  std::int64_t Score(const framework::CycleState&, const framework::PodInfo& pod, const framework::NodeInfo& node,
+                     Status& status) const override {
+    std::int64_t count = PreferredSchedulingTermsScore(added_preferred_, *node.node);
+    if (const auto* preferred = PreferredOf(*pod.pod)) {
+      // Without PreScore (disabled), the pod's terms are checked here.
+      for (const auto& t : *preferred) {
+        if (Counts(t) && t.preference.invalid()) {
+          status = Status(Code::Error, AggregateError(PreferredSchedulingTermsErrors(*preferred)));
+          return 0;
+        }
+      }
+      count += PreferredSchedulingTermsScore(*preferred, *node.node);
+    }
+    return count;
+  }
+
+  bool HasNormalize() const override { return true; }
+  Status NormalizeScore(const framework::CycleState&, const framework::PodInfo&,
+                        std::vector<framework::NodeScore>& scores) const override {
+    framework::DefaultNormalizeScore(framework::kMaxNodeScore, false, scores);
+    return {};
+  }
+
+ private:
+  static const NodeSelector* RequiredOf(const Pod& p) {
+    const auto& na = p.affinity.node_affinity;
+    return na && na->required ? &*na->required : nullptr;
+  }
+  static const std::vector<PreferredSchedulingTerm>* PreferredOf(const Pod& p) {
+    const auto& na = p.affinity.node_affinity;
+    return na && !na->preferred.empty() ? &na->preferred : nullptr;
+  }
+
+  std::optional<NodeSelector> added_required_;
+  std::vector<PreferredSchedulingTerm> added_preferred_;
+};
+
+}  // namespace
+
+bool PodMatchesNodeSelectorAndAffinityTerms(const Pod& pod, const Node& node) {
+  for (auto [k, v] : pod.node_selector) {
+    auto got = node.meta.labels.Get(k);
+    if (!got || *got != v) return false;
+  }
+  const auto& na = pod.affinity.node_affinity;
+  if (na && na->required) return na->required->Matches(node.meta.labels, node.name_symbol);
+  return true;
+}
+
+std::vector<FieldError> PreferredSchedulingTermsErrors(const std::vector<PreferredSchedulingTerm>& terms) {
+  std::vector<FieldError> out;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    if (!Counts(terms[i]) || !terms[i].preference.invalid()) continue;
+    auto errs = PrefixErrors(terms[i].preference.errors, "[" + std::to_string(i) + "]");
+    out.insert(out.end(), errs.begin(), errs.end());
+  }
+  return out;
+}
+
+std::int64_t PreferredSchedulingTermsScore(const std::vector<PreferredSchedulingTerm>& terms, const Node& node) {
+  std::int64_t score = 0;
+  for (const auto& t : terms)
+    if (Counts(t) && t.preference.Matches(node.meta.labels, node.name_symbol)) score += t.weight;
+  return score;
+}
+
+std::unique_ptr<framework::Plugin> NewNodeAffinity(const PluginArgs& args, const Features&) {
+  return std::make_unique<NodeAffinityPlugin>(args.node_affinity);
+}
+
+}  // namespace kplace::plugins

@@ -1,0 +1,97 @@
+#include "core/scheduler/plugins/noderesources/balanced_allocation.h"
+
+#include <array>
+#include <cmath>
+
+#include "core/scheduler/plugins/names.h"
+#include "core/scheduler/plugins/noderesources/resource_allocation.h"
+
+namespace kplace::plugins {
+namespace {
+
+using framework::Code;
+using framework::Status;
+
+struct PreScoreState : framework::StateData {
+  std::vector<std::int64_t> pod_requests;  // per configured resource, plain requests
+  std::unique_ptr<framework::StateData> Clone() const override { return std::make_unique<PreScoreState>(*this); }
+};
+
+class BalancedAllocation final : public framework::PreScorePlugin, public framework::ScorePlugin {
+ public:
+  BalancedAllocation(const NodeResourcesBalancedAllocationArgs& args, const Features& f)
+      : features_(f), resources_(noderesources::ClassifyResources(args.resources)) {}
+  const char* Name() const override { return names::kNodeResourcesBalancedAllocation; }
+
+  Status PreScore(framework::CycleState& state, const framework::PodInfo& pod,
+                  const std::vector<const framework::NodeInfo*>&, const framework::Snapshot&) override {
+    auto s = std::make_unique<PreScoreState>();
+    s->pod_requests = RequestList(pod);
+    // A best-effort pod (nothing requested of the scored resources) is not scored (PR #130260), so that such
+    // pods do not all pile onto the same node.
+    bool best_effort = true;
+    for (std::int64_t r : s->pod_requests) best_effort = best_effort && r == 0;
+    if (best_effort) return Status::Skip();
+    state.Write(prescore_slot, std::move(s));
+    return {};
+  }
+
+  std::int64_t Score(const framework::CycleState& state, const framework::PodInfo& pod, const framework::NodeInfo& node,
+                     Status& status) const override {
+    if (resources_.empty()) {
+      status = Status(Code::Error, "resources not found");
+      return 0;
+    }
+    if (const auto* s = state.Read<PreScoreState>(prescore_slot)) return Balance(node, s->pod_requests);
+    return Balance(node, RequestList(pod));  // PreScore was not run: compute here, as upstream does
+  }
+
+ private:
+  std::vector<std::int64_t> RequestList(const framework::PodInfo& pod) const {
+    return noderesources::PodRequestList(pod, resources_, /*use_requested=*/true, features_.minor >= 34);
+  }
+
+  // balancedResourceScorer: 100 * (1 - standard deviation of the requested/allocatable fractions).
+  std::int64_t Balance(const framework::NodeInfo& node, const std::vector<std::int64_t>& pod_requests) const {
+    std::array<double, 8> small{};
+    std::vector<double> large;
+    double* fractions = small.data();
+    if (resources_.size() > small.size()) {
+      large.resize(resources_.size());
+      fractions = large.data();
+    }
+    std::size_t n = 0;
+    double total = 0;
+    for (std::size_t i = 0; i < resources_.size(); ++i) {
+      std::int64_t alloc = 0, req = 0;
+      if (!noderesources::AllocatableRequest(resources_[i], node, pod_requests[i], /*use_requested=*/true, alloc, req))
+        continue;
+      double f = static_cast<double>(req) / static_cast<double>(alloc);
+      if (f > 1) f = 1;
+      total += f;
+      fractions[n++] = f;
+    }
+    double deviation = 0;
+    if (n == 2) {
+      deviation = std::fabs((fractions[0] - fractions[1]) / 2);
+    } else if (n > 2) {
+      double mean = total / static_cast<double>(n);
+      double sum = 0;
+      for (std::size_t i = 0; i < n; ++i) sum += (fractions[i] - mean) * (fractions[i] - mean);
+      deviation = std::sqrt(sum / static_cast<double>(n));
+    }
+    return static_cast<std::int64_t>((1 - deviation) * static_cast<double>(framework::kMaxNodeScore));
+  }
+
+  Features features_;
+  std::vector<noderesources::ScoredResource> resources_;
+};
+
+}  // namespace
+
+std::unique_ptr<framework::Plugin> NewNodeResourcesBalancedAllocation(const PluginArgs& args,
+                                                                      const Features& features) {
+  return std::make_unique<BalancedAllocation>(args.balanced_allocation, features);
+}
+
+}  // namespace kplace::plugins

@@ -1,0 +1,12 @@
+// NodeResourcesBalancedAllocation: favours nodes whose resource utilisation fractions stay close to each other
+// once the pod is placed (upstream plugins/noderesources/balanced_allocation.go, the formula of v1.33-v1.35).
+#pragma once
+
+#include <memory>
+
+#include "core/scheduler/config.h"
+#include "core/scheduler/framework/interface.h"
+
+namespace kplace::plugins {
+std::unique_ptr<framework::Plugin> NewNodeResourcesBalancedAllocation(const PluginArgs& args, const Features& features);
+}

@@ -1,0 +1,22 @@
+// NodeResourcesFit: Filter rejects nodes without room for the pod's requests (pod count, cpu, memory,
+// ephemeral-storage, scalar resources); Score ranks nodes by the configured strategy (LeastAllocated,
+// MostAllocated, RequestedToCapacityRatio) (upstream plugins/noderesources/fit.go).
+#pragma once
+
+#include <memory>
+
+#include "core/scheduler/config.h"
+#include "core/scheduler/framework/interface.h"
+
+namespace kplace::plugins {
+
+inline constexpr const char* kReasonTooManyPods = "Too many pods";
+inline constexpr const char* kReasonInsufficientCpu = "Insufficient cpu";
+inline constexpr const char* kReasonInsufficientMemory = "Insufficient memory";
+inline constexpr const char* kReasonInsufficientEphemeralStorage = "Insufficient ephemeral-storage";
+// Scalar resources: "Insufficient " + resource name.
+inline constexpr const char* kReasonInsufficientPrefix = "Insufficient ";
+
+std::unique_ptr<framework::Plugin> NewNodeResourcesFit(const PluginArgs& args, const Features& features);
+
+}  // namespace kplace::plugins

@@ -1,0 +1,15 @@
+#include "core/scheduler/plugins/noderesources/most_allocated.h"
+
+#include "core/model/quantity.h"
+#include "core/scheduler/framework/interface.h"
+
+namespace kplace::plugins::noderesources {
+
+std::int64_t MostRequestedScore(std::int64_t requested, std::int64_t capacity) {
+  if (capacity == 0) return 0;
+  // A pod that does not fit is scored as a full node (more than 100% is not allowed).
+  if (requested > capacity) requested = capacity;
+  return static_cast<std::int64_t>(static_cast<Int128>(requested) * framework::kMaxNodeScore / capacity);
+}
+
+}  // namespace kplace::plugins::noderesources

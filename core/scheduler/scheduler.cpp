@@ -1,0 +1,210 @@
+#include "core/scheduler/scheduler.h"
+
+#include <algorithm>
+
+#include "core/scheduler/fit_error.h"
+#include "core/scheduler/plugins/names.h"
+
+namespace kplace {
+
+using framework::Code;
+using framework::NodeInfo;
+using framework::Status;
+
+namespace {
+
+std::uint64_t SplitMix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::uint64_t Fnv1a(const std::string& s) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+void Record(CycleExplanation* explain, const NodeInfo& node, const Status& s) {
+  if (!explain) return;
+  NodeFilterRecord r;
+  r.node = node.Name();
+  r.feasible = s.IsSuccess();
+  r.plugin = s.plugin();
+  r.code = s.code();
+  r.reasons = s.reasons();
+  explain->nodes.push_back(std::move(r));
+}
+
+}  // namespace
+
+std::size_t Scheduler::TieBreak(const framework::PodInfo& pod, int attempt, std::size_t n) const {
+  std::uint64_t h = SplitMix64(seed_ ^ SplitMix64(Fnv1a(pod.pod->Key()) + static_cast<std::uint64_t>(attempt)));
+  return static_cast<std::size_t>(h % n);
+}
+
+Status Scheduler::FilterNode(framework::CycleState& state, const framework::PodInfo& pod, const NodeInfo& node) {
+  return fw_.RunFilter(state, pod, node);
+}
+
+CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExplanation* explain) {
+  CycleOutcome out;
+  const framework::PodInfo& pod = cluster_.Info(pod_index);
+  auto& snapshot = cluster_.snapshot;
+  auto& nodes = snapshot.nodes;
+  if (explain) {
+    explain->attempt = attempt;
+    explain->num_all_nodes = nodes.size();
+    for (const auto* p : fw_.filter()) explain->filter_plugins.push_back(p->Name());
+  }
+  if (nodes.empty()) {
+    out.message = "no nodes available to schedule pods";
+    if (explain) explain->message = out.message;
+    return out;
+  }
+
+  fw_.ResetState(state_);
+  framework::PreFilterResult pre_result;
+  std::vector<std::string> plugins_with_nodes;
+  Status pre = fw_.RunPreFilter(state_, pod, snapshot, pre_result, &plugins_with_nodes);
+  FitErrorInput fit;
+  fit.num_all_nodes = nodes.size();
+  if (!pre.IsSuccess()) {
+    out.prefilter_status = pre;
+    fit.pre_filter_msg = pre.Message();
+    if (explain) {
+      explain->prefilter_plugin = pre.plugin();
+      explain->prefilter_message = pre.Message();
+    }
+  } else {
+    // The nominated node is tried first; if it fits it is taken without scoring (evaluateNominatedNode).
+    if (!pod.pod->nominated_node_name.empty()) {
+      if (NodeInfo* nn = snapshot.Get(pod.pod->nominated_node_name)) {
+        Status s = FilterNode(state_, pod, *nn);
+        if (explain) {
+          explain->nominated_node = nn->Name();
+          explain->nominated_node_fit = s.IsSuccess();
+          Record(explain, *nn, s);
+        }
+        if (s.IsSuccess()) {
+          out.node = nn;
+          if (explain) {
+            explain->chosen = nn->Name();
+            explain->tied = {nn->Name()};
+          }
+          return out;
+        }
+        out.node_statuses.emplace_back(nn, s);
+      }
+    }
+
+    // Candidate nodes: all, or those of the PreFilterResult in snapshot order.
+    std::vector<NodeInfo*> candidates;
+    std::string absent_reason;
+    if (pre_result) {
+      for (auto& n : nodes)
+        if (pre_result->count(n.Name())) candidates.push_back(&n);
+      // Absent nodes: "node(s) didn't satisfy plugin(s) [A B]" naming the plugins that returned a result.
+      std::string list;
+      for (const auto& n : plugins_with_nodes) list += (list.empty() ? "" : " ") + n;
+      absent_reason = "node(s) didn't satisfy plugin(s) [" + list + "]";
+      fit.absent_reasons = {absent_reason};
+    } else {
+      candidates.reserve(nodes.size());
+      for (auto& n : nodes) candidates.push_back(&n);
+    }
+
+    std::size_t num_all = candidates.size();
+    std::size_t to_find = NumFeasibleNodesToFind(fw_.percentage_of_nodes_to_score(), num_all);
+    if (fw_.score().empty()) to_find = std::min<std::size_t>(to_find, 1);
+    if (explain) explain->num_nodes_to_find = to_find;
+    std::vector<NodeInfo*> feasible;
+    std::size_t processed = 0;
+    for (std::size_t i = 0; i < num_all && feasible.size() < to_find; ++i) {
+      NodeInfo* n = candidates[(next_start_node_index_ + i) % num_all];
+      if (!out.node_statuses.empty() && out.node_statuses.front().first == n) continue;  // nominated, done
+      ++processed;
+      Status s = FilterNode(state_, pod, *n);
+      Record(explain, *n, s);
+      if (s.IsSuccess())
+        feasible.push_back(n);
+      else
+        out.node_statuses.emplace_back(n, std::move(s));
+    }
+    next_start_node_index_ = (next_start_node_index_ + processed) % nodes.size();
+
+    if (feasible.size() == 1) {
+      out.node = feasible[0];
+      if (explain) {
+        explain->chosen = out.node->Name();
+        explain->tied = {out.node->Name()};
+      }
+      return out;
+    }
+    if (!feasible.empty()) {
+      std::vector<const NodeInfo*> list(feasible.begin(), feasible.end());
+      std::vector<framework::NodeScores> scores;
+      Status ps = fw_.RunPreScore(state_, pod, list, snapshot);
+      Status ss = ps.IsSuccess() ? fw_.RunScore(state_, pod, list, scores) : ps;
+      if (!ss.IsSuccess()) {
+        out.message = "running Score plugins: plugin \"" + ss.plugin() + "\" failed with: " + ss.Message();
+        if (explain) explain->message = out.message;
+        return out;
+      }
+      std::int64_t best = INT64_MIN;
+      for (const auto& s : scores) best = std::max(best, s.total);
+      std::vector<std::size_t> top;
+      for (std::size_t i = 0; i < scores.size(); ++i)
+        if (scores[i].total == best) top.push_back(i);
+      // Order the tie set by name so the seeded choice does not depend on node evaluation order.
+      std::sort(top.begin(), top.end(),
+                [&](std::size_t a, std::size_t b) { return scores[a].node->Name() < scores[b].node->Name(); });
+      std::size_t pick = top[TieBreak(pod, attempt, top.size())];
+      out.node = const_cast<NodeInfo*>(scores[pick].node);
+      if (explain) {
+        explain->chosen = out.node->Name();
+        for (auto i : top) explain->tied.push_back(scores[i].node->Name());
+        for (auto& s : scores) explain->scores.push_back({s.node->Name(), s.total, std::move(s.plugins)});
+        std::sort(explain->scores.begin(), explain->scores.end(), [](const auto& a, const auto& b) {
+          return a.total != b.total ? a.total > b.total : a.node < b.node;
+        });
+      }
+      return out;
+    }
+  }
+
+  // Unschedulable: FitError message, then PostFilter.
+  for (const auto& [n, s] : out.node_statuses) fit.node_reasons.push_back(s.reasons());
+  fit.post_filter_msg = PostFilter(pod, out);
+  out.message = FitErrorMessage(fit);
+  if (explain) {
+    explain->post_filter_message = fit.post_filter_msg;
+    explain->message = out.message;
+  }
+  return out;
+}
+
+std::string Scheduler::PostFilter(const framework::PodInfo& pod, const CycleOutcome& outcome) {
+  std::vector<std::string> reasons;
+  for (const auto& name : fw_.post_filter()) {
+    if (name == names::kDynamicResources) {
+      // DynamicResources' PostFilter for a pod without resource claims (v1.34+). If a PreFilter rejected the pod
+      // as unresolvable before DynamicResources' PreFilter ran, its state is missing and it fails with "not found"
+      // (an error: preemption does not run).
+      if (outcome.prefilter_status.code() == Code::UnschedulableAndUnresolvable) return "not found";
+      reasons.push_back("no new claims to deallocate");
+    } else if (name == names::kDefaultPreemption) {
+      const auto policy = pod.pod->preemption_policy;
+      if (policy && *policy == PreemptionPolicy::Never) {
+        reasons.push_back("preemption: not eligible due to preemptionPolicy=Never.");
+      }
+      // Candidate search and victim selection come with preemption support.
+    }
+  }
+  std::string msg;
+  for (std::size_t i = 0; i < reasons.size(); ++i) msg += (i ? ", " : "") + reasons[i];
+  return msg;
+}
+
+}  // namespace kplace
