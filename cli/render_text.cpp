@@ -104,8 +104,9 @@ std::string RenderExplanation(const sim::PodResult& pod, const sim::SimResult& r
       for (const auto& s : c.scores) {
         std::vector<std::string> row = {"    " + s.node, std::to_string(s.total)};
         for (const auto& p : s.plugins)
-          row.push_back(std::to_string(p.normalized) + "x" + std::to_string(p.normalized ? p.weighted / p.normalized : 0) +
-                        " (raw " + std::to_string(p.raw) + ")");
+          row.push_back(p.skipped ? "skipped"
+                                  : std::to_string(p.normalized) + "x" + std::to_string(p.weight) + " (raw " +
+                                        std::to_string(p.raw) + ")");
         rows.push_back(row);
       }
       out += Table(rows);

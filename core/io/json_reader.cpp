@@ -1,5 +1,6 @@
 #include "core/io/json_reader.h"
 
+#include <cmath>
 #include <limits>
 #include <set>
 
@@ -62,7 +63,7 @@ Reader Reader::Key(const std::string& key) const {
 void Reader::Fail(const std::string& what) const {
   std::string msg = item_;
   if (!path_.empty()) msg += (msg.empty() ? "" : ": ") + path_;
-  throw InputError(msg + ": " + what);
+  throw InputError(msg.empty() ? what : msg + ": " + what);
 }
 
 const Json* Reader::Object(const Json& parent, const char* name) const {
@@ -97,22 +98,27 @@ std::optional<std::int64_t> Reader::Int(const Json& parent, const char* name, st
   auto it = parent.find(name);
   if (it == parent.end() || it->is_null()) return std::nullopt;
   Reader r = Field(name);
+  auto out_of_range = [&] {
+    r.Fail("must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " + it->dump());
+  };
   std::int64_t v = 0;
-  if (it->is_number_integer()) {
-    v = it->get<std::int64_t>();
-  } else if (it->is_number_unsigned()) {
+  // nlohmann's is_number_integer() is true for unsigned numbers too: test unsigned first.
+  if (it->is_number_unsigned()) {
     auto u = it->get<std::uint64_t>();
-    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) r.Fail("integer out of range");
+    if (max < 0 || u > static_cast<std::uint64_t>(max)) out_of_range();
     v = static_cast<std::int64_t>(u);
+  } else if (it->is_number_integer()) {
+    v = it->get<std::int64_t>();
   } else if (it->is_number_float()) {
     double d = it->get<double>();
-    if (d != static_cast<double>(static_cast<std::int64_t>(d))) r.Fail("expected integer, got " + it->dump());
+    if (d != std::floor(d)) r.Fail("expected integer, got " + it->dump());
+    // Compare as doubles before converting: the conversion of an out-of-range double is undefined.
+    if (d < static_cast<double>(min) || d > static_cast<double>(max) || d >= 0x1p63) out_of_range();
     v = static_cast<std::int64_t>(d);
   } else {
     r.Fail("expected integer, got " + JsonTypeName(*it));
   }
-  if (v < min || v > max)
-    r.Fail("must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " + std::to_string(v));
+  if (v < min || v > max) out_of_range();
   return v;
 }
 

@@ -52,7 +52,12 @@ Json CycleToJson(const CycleExplanation& c) {
   for (const auto& s : c.scores) {
     Json plugins = Json::array();
     for (const auto& p : s.plugins)
-      plugins.push_back({{"plugin", p.plugin}, {"raw", p.raw}, {"normalized", p.normalized}, {"weighted", p.weighted}});
+      plugins.push_back({{"plugin", p.plugin},
+                         {"raw", p.raw},
+                         {"normalized", p.normalized},
+                         {"weight", p.weight},
+                         {"weighted", p.weighted},
+                         {"skipped", p.skipped}});
     scores.push_back({{"node", s.node}, {"total", s.total}, {"plugins", std::move(plugins)}});
   }
   j["scores"] = std::move(scores);

@@ -13,12 +13,19 @@ namespace {
 
 // RFC 3339 (metav1.Time): 2024-01-02T03:04:05Z, optional fraction, Z or +hh:mm. Returns unix seconds.
 std::optional<std::int64_t> ParseRfc3339(const std::string& s) {
+  // Fixed-width digits (sscanf alone would take signs and blanks).
+  if (s.size() < 20) return std::nullopt;
+  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18})
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return std::nullopt;
   int y, mo, d, h, mi, sec;
   char t;
   int n = 0;
   if (std::sscanf(s.c_str(), "%4d-%2d-%2d%c%2d:%2d:%2d%n", &y, &mo, &d, &t, &h, &mi, &sec, &n) != 7) return std::nullopt;
   if (t != 'T' && t != 't' && t != ' ') return std::nullopt;
-  if (n != 19 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60) return std::nullopt;
+  if (n != 19 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || sec > 59) return std::nullopt;
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (d > kDays[mo - 1] + (mo == 2 && leap ? 1 : 0)) return std::nullopt;
   std::size_t i = 19;
   if (i < s.size() && s[i] == '.') {
     ++i;
@@ -30,9 +37,11 @@ std::optional<std::int64_t> ParseRfc3339(const std::string& s) {
   if (i < s.size() && (s[i] == 'Z' || s[i] == 'z')) {
     ++i;
   } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
-    int oh, om;
-    if (i + 6 > s.size() || std::sscanf(s.c_str() + i + 1, "%2d:%2d", &oh, &om) != 2 || s[i + 3] != ':')
-      return std::nullopt;
+    if (i + 6 > s.size() || s[i + 3] != ':') return std::nullopt;
+    for (std::size_t k : {1, 2, 4, 5})
+      if (!std::isdigit(static_cast<unsigned char>(s[i + k]))) return std::nullopt;
+    int oh = (s[i + 1] - '0') * 10 + (s[i + 2] - '0'), om = (s[i + 4] - '0') * 10 + (s[i + 5] - '0');
+    if (oh > 23 || om > 59) return std::nullopt;
     offset = (oh * 60 + om) * 60 * (s[i] == '+' ? 1 : -1);
     i += 6;
   } else {
@@ -204,9 +213,9 @@ PodAffinityTerm ParsePodAffinityTerm(const Json& v, const Reader& r) {
   t.namespaces = SymbolList(v, "namespaces", r);
   if (auto it = v.find("namespaceSelector"); it != v.end() && !it->is_null())
     t.namespace_selector = r.Field("namespaceSelector").AsLabelSelector(*it);
-  auto key = r.String(v, "topologyKey");
-  if (!key || key->empty()) r.Field("topologyKey").Fail("can not be empty");
-  t.topology_key = Intern(*key);
+  // The API server requires a topologyKey; upstream's plugin tests still feed empty ones (no node has the
+  // key "", so such a term is never satisfied), so an empty key is accepted here.
+  t.topology_key = Intern(r.String(v, "topologyKey").value_or(""));
   t.match_label_keys = SymbolList(v, "matchLabelKeys", r);
   t.mismatch_label_keys = SymbolList(v, "mismatchLabelKeys", r);
   return t;
@@ -263,8 +272,7 @@ TopologySpreadConstraint ParseSpreadConstraint(const Json& v, const Reader& r) {
     r.Field("whenUnsatisfiable").Fail("unsupported value \"" + *when + "\" (DoNotSchedule or ScheduleAnyway)");
   if (auto it = v.find("labelSelector"); it != v.end()) c.label_selector = r.Field("labelSelector").AsLabelSelector(*it);
   if (auto md = r.Int(v, "minDomains", 1, INT32_MAX)) {
-    if (c.when_unsatisfiable != UnsatisfiableAction::DoNotSchedule)
-      r.Field("minDomains").Fail("can only use minDomains if whenUnsatisfiable=DoNotSchedule");
+    // Only meaningful with DoNotSchedule; the scheduler ignores it otherwise.
     c.min_domains = static_cast<std::int32_t>(*md);
   }
   c.node_affinity_policy =
@@ -479,8 +487,11 @@ int ParseKubernetesVersion(const std::string& v, const Reader& r) {
 
 namespace {
 
-std::vector<ResourceSpec> ParseResourceSpecs(const Json& v, const Reader& r) {
+// []ResourceSpec of NodeResourcesFit / NodeResourcesBalancedAllocation args. v1 defaulting (config/v1/defaults.go):
+// an empty list means the default set, weight 0 or absent means 1.
+std::vector<ResourceSpec> ParseResourceSpecs(const Json& v, const Reader& r, std::vector<ResourceSpec> defaults) {
   r.ExpectArray(v);
+  if (v.empty()) return defaults;
   std::vector<ResourceSpec> out;
   for (std::size_t i = 0; i < v.size(); ++i) {
     Reader at = r.Index(i);
@@ -489,7 +500,8 @@ std::vector<ResourceSpec> ParseResourceSpecs(const Json& v, const Reader& r) {
     auto name = at.String(v[i], "name");
     if (!name || name->empty()) at.Field("name").Fail("required");
     spec.name = *name;
-    spec.weight = at.Int(v[i], "weight", 1, 100).value_or(1);
+    spec.weight = at.Int(v[i], "weight", 0, 100).value_or(0);
+    if (spec.weight == 0) spec.weight = 1;
     out.push_back(spec);
   }
   return out;
@@ -505,11 +517,16 @@ void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& 
     if (const Json* ir = r.Array(args, "ignoredResources"))
       for (std::size_t i = 0; i < ir->size(); ++i) a.ignored_resources.push_back(r.Field("ignoredResources").Index(i).AsString((*ir)[i]));
     if (const Json* ig = r.Array(args, "ignoredResourceGroups"))
-      for (std::size_t i = 0; i < ig->size(); ++i)
-        a.ignored_resource_groups.push_back(r.Field("ignoredResourceGroups").Index(i).AsString((*ig)[i]));
+      for (std::size_t i = 0; i < ig->size(); ++i) {
+        Reader gr = r.Field("ignoredResourceGroups").Index(i);
+        a.ignored_resource_groups.push_back(gr.AsString((*ig)[i]));
+        if (a.ignored_resource_groups.back().find('/') != std::string::npos)
+          gr.Fail("resource group name can't contain '/'");
+      }
     if (const Json* ss = r.Object(args, "scoringStrategy")) {
       Reader sr = r.Field("scoringStrategy");
-      auto type = sr.String(*ss, "type").value_or("LeastAllocated");
+      // No default for type once scoringStrategy is given (validation_pluginargs.go: "" is not supported).
+      auto type = sr.String(*ss, "type").value_or("");
       if (type == "LeastAllocated")
         a.strategy = ScoringStrategyType::LeastAllocated;
       else if (type == "MostAllocated")
@@ -520,7 +537,7 @@ void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& 
         sr.Field("type").Fail("unsupported scoring strategy \"" + type +
                               "\" (LeastAllocated, MostAllocated or RequestedToCapacityRatio)");
       if (auto it = ss->find("resources"); it != ss->end() && !it->is_null())
-        a.resources = ParseResourceSpecs(*it, sr.Field("resources"));
+        a.resources = ParseResourceSpecs(*it, sr.Field("resources"), a.resources);
       if (const Json* rtcr = sr.Object(*ss, "requestedToCapacityRatio")) {
         Reader rr = sr.Field("requestedToCapacityRatio");
         if (const Json* shape = rr.Array(*rtcr, "shape")) {
@@ -538,16 +555,29 @@ void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& 
           if (a.shape.empty()) rr.Field("shape").Fail("at least one point must be specified");
         }
       }
-      if (a.strategy == ScoringStrategyType::RequestedToCapacityRatio && !ss->contains("requestedToCapacityRatio"))
+      bool has_ratio = ss->contains("requestedToCapacityRatio") && !ss->at("requestedToCapacityRatio").is_null();
+      if (a.strategy == ScoringStrategyType::RequestedToCapacityRatio && !has_ratio)
         sr.Field("requestedToCapacityRatio").Fail("required for RequestedToCapacityRatio");
+      if (a.strategy != ScoringStrategyType::RequestedToCapacityRatio && has_ratio)
+        sr.Field("requestedToCapacityRatio").Fail("must be nil when type is not RequestedToCapacityRatio");
     }
   } else if (plugin == "NodeResourcesBalancedAllocation") {
-    if (auto it = args.find("resources"); it != args.end() && !it->is_null())
-      out.balanced_allocation.resources = ParseResourceSpecs(*it, r.Field("resources"));
+    if (auto it = args.find("resources"); it != args.end() && !it->is_null()) {
+      auto& resources = out.balanced_allocation.resources;
+      resources = ParseResourceSpecs(*it, r.Field("resources"), resources);
+      // ValidateNodeResourcesBalancedAllocationArgs: unique names, weight exactly 1.
+      for (std::size_t i = 0; i < resources.size(); ++i) {
+        Reader rr = r.Field("resources").Index(i);
+        for (std::size_t j = 0; j < i; ++j)
+          if (resources[j].name == resources[i].name)
+            rr.Field("name").Fail("duplicate \"" + resources[i].name + "\" (also resources[" + std::to_string(j) + "])");
+        if (resources[i].weight != 1) rr.Field("weight").Fail("must be 1, got " + std::to_string(resources[i].weight));
+      }
+    }
   } else if (plugin == "PodTopologySpread") {
     auto& a = out.topology_spread;
-    auto type = r.String(args, "defaultingType").value_or("System");
-    if (type == "System")
+    auto type = r.String(args, "defaultingType").value_or("");
+    if (type == "System" || type.empty())
       a.system_defaulting = true;
     else if (type == "List")
       a.system_defaulting = false;
@@ -558,9 +588,17 @@ void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& 
         r.Field("defaultConstraints").Fail("when .defaultingType is \"System\", .defaultConstraints must be empty");
       for (std::size_t i = 0; i < dc->size(); ++i) {
         Reader cr = r.Field("defaultConstraints").Index(i);
-        if ((*dc)[i].is_object() && (*dc)[i].contains("labelSelector"))
+        if ((*dc)[i].is_object() && (*dc)[i].contains("labelSelector") && !(*dc)[i].at("labelSelector").is_null())
           cr.Field("labelSelector").Fail("constraint must not define a selector, as they deduced for each pod");
         a.default_constraints.push_back(ParseSpreadConstraint((*dc)[i], cr));
+        const auto& c = a.default_constraints.back();
+        for (std::size_t j = 0; j + 1 < a.default_constraints.size(); ++j) {
+          const auto& other = a.default_constraints[j];
+          if (other.topology_key == c.topology_key && other.when_unsatisfiable == c.when_unsatisfiable)
+            cr.Fail("duplicate {" + Text(c.topology_key) + ", " +
+                    (c.when_unsatisfiable == UnsatisfiableAction::DoNotSchedule ? "DoNotSchedule" : "ScheduleAnyway") +
+                    "} (also defaultConstraints[" + std::to_string(j) + "])");
+        }
       }
     }
   } else if (plugin == "InterPodAffinity") {
@@ -614,12 +652,15 @@ SchedulerConfig ParseSchedulerConfig(const Json& v, const Reader& r, std::vector
     }
   }
   if (const Json* pc = pr.Array(prof, "pluginConfig")) {
+    std::map<std::string, std::size_t> seen;  // upstream rejects a repeated pluginConfig name
     for (std::size_t i = 0; i < pc->size(); ++i) {
       Reader cr = pr.Field("pluginConfig").Index(i);
       const Json& entry = (*pc)[i];
       cr.ExpectObject(entry);
       auto name = cr.String(entry, "name");
       if (!name || name->empty()) cr.Field("name").Fail("required");
+      if (auto [it, inserted] = seen.emplace(*name, i); !inserted)
+        cr.Field("name").Fail("duplicate \"" + *name + "\" (also pluginConfig[" + std::to_string(it->second) + "])");
       if (auto it = entry.find("args"); it != entry.end()) ParsePluginArgs(*name, *it, cr.Field("args"), profile.args);
     }
   }
@@ -657,7 +698,10 @@ std::optional<IntOrPercent> ParseIntOrPercent(const Json& parent, const char* na
   }
   if (it->is_string()) {
     std::string s = it->get<std::string>();
-    if (s.size() >= 2 && s.back() == '%') {
+    // IsValidPercent: ^[0-9]+%$, then at most 100%.
+    bool digits = s.size() >= 2 && s.back() == '%' && s.size() <= 12 &&
+                  std::all_of(s.begin(), s.end() - 1, [](char c) { return c >= '0' && c <= '9'; });
+    if (digits) {
       try {
         std::size_t pos = 0;
         int p = std::stoi(s.substr(0, s.size() - 1), &pos);
@@ -815,8 +859,8 @@ Simulation ParseSimulation(const Json& v, const Reader& r) {
   if (auto it = spec->find("seed"); it != spec->end() && !it->is_null()) {
     if (it->is_number_unsigned())
       sim.seed = it->get<std::uint64_t>();
-    else if (it->is_number_integer())
-      sim.seed = static_cast<std::uint64_t>(it->get<std::int64_t>());
+    else if (it->is_number_integer())  // negative
+      s.Field("seed").Fail("must be between 0 and 18446744073709551615, got " + it->dump());
     else
       s.Field("seed").Fail("expected integer, got " + JsonTypeName(*it));
   }
@@ -836,6 +880,60 @@ std::pair<std::size_t, std::size_t> LineColumn(std::string_view text, std::size_
     }
   }
   return {line, col};
+}
+
+// nlohmann's "last read" excerpt may hold the invalid UTF-8 it complains about: keep valid sequences, write
+// every other byte >= 0x80 as <0xNN> so the message itself is valid UTF-8.
+std::string ValidUtf8(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    auto b = static_cast<unsigned char>(s[i]);
+    std::size_t len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+    bool ok = len > 0 && i + len <= s.size() && !(len == 2 && b < 0xC2) && !(len == 4 && b > 0xF4);
+    for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+    if (ok && len > 2) {  // overlong forms, surrogates, above U+10FFFF
+      auto c = static_cast<unsigned char>(s[i + 1]);
+      ok = !(b == 0xE0 && c < 0xA0) && !(b == 0xED && c >= 0xA0) && !(b == 0xF0 && c < 0x90) &&
+           !(b == 0xF4 && c >= 0x90);
+    }
+    if (ok) {
+      out.append(s, i, len);
+      i += len;
+    } else {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      out += "<0x";
+      out += kHex[b >> 4];
+      out += kHex[b & 0xF];
+      out += '>';
+      ++i;
+    }
+  }
+  return out;
+}
+
+// Byte offset of the first number token equal to token outside JSON strings.
+std::optional<std::size_t> FindNumberToken(std::string_view text, std::string_view token) {
+  auto number_char = [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+  };
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (number_char(c)) {
+      std::size_t j = i;
+      while (j < text.size() && number_char(text[j])) ++j;
+      if (text.substr(i, j - i) == token) return i;
+      i = j - 1;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -862,7 +960,24 @@ Json ParseJsonText(std::string_view text) {
     // Drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: " prefix.
     auto colon = what.find(": ");
     if (colon != std::string::npos) what = what.substr(colon + 2);
-    throw InputError("invalid JSON at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + what);
+    throw InputError("invalid JSON at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " +
+                     ValidUtf8(what));
+  } catch (const Json::exception& e) {
+    // out_of_range.406 "number overflow parsing '1e400'" carries no position: the offending number is the first
+    // number token outside strings that spells it (everything before it parsed).
+    std::string what = e.what();
+    auto close = what.find("] ");
+    if (close != std::string::npos) what = what.substr(close + 2);
+    std::string where;
+    auto open_quote = what.find('\'');
+    if (open_quote != std::string::npos && what.back() == '\'') {
+      std::string token = what.substr(open_quote + 1, what.size() - open_quote - 2);
+      if (auto pos = FindNumberToken(text, token)) {
+        auto [line, col] = LineColumn(text, *pos);
+        where = " at line " + std::to_string(line) + ", column " + std::to_string(col);
+      }
+    }
+    throw InputError("invalid JSON" + where + ": " + what);
   }
 }
 
@@ -885,7 +1000,8 @@ Scenario ParseScenarioJson(const Json& doc) {
     std::string label = "items[" + std::to_string(i) + "]";
     if (!item.is_object()) Reader(label, "").Fail("expected object, got " + JsonTypeName(item));
     std::string item_kind, name, ns;
-    if (auto k = item.find("kind"); k != item.end() && k->is_string()) item_kind = k->get<std::string>();
+    auto kind_it = item.find("kind");
+    if (kind_it != item.end() && kind_it->is_string()) item_kind = kind_it->get<std::string>();
     if (auto m = item.find("metadata"); m != item.end() && m->is_object()) {
       if (auto n = m->find("name"); n != m->end() && n->is_string()) name = n->get<std::string>();
       if (auto n = m->find("namespace"); n != m->end() && n->is_string()) ns = n->get<std::string>();
@@ -895,6 +1011,8 @@ Scenario ParseScenarioJson(const Json& doc) {
     bool namespaced = kNamespaced.count(item_kind) > 0;
     if (namespaced && ns.empty()) ns = "default";
     Reader r(label + " (" + Describe(item_kind, ns, name) + ")", "");
+    if (kind_it != item.end() && !kind_it->is_null() && !kind_it->is_string())
+      r.Field("kind").Fail("expected string, got " + JsonTypeName(*kind_it));
     if (item_kind.empty()) r.Field("kind").Fail("required");
 
     auto check_duplicate = [&]() {
@@ -984,7 +1102,7 @@ Scenario ParseScenarioJson(const Json& doc) {
       p.item_index = w.item_index;
       p.generated_from = w.kind + "/" + w.meta.name;
       std::string key = "Pod " + p.meta.namespace_ + "/" + p.meta.name;
-      if (auto [it, inserted] = seen.emplace(key, r.path()); !inserted)
+      if (auto [it, inserted] = seen.emplace(key, "items[" + std::to_string(w.item_index) + "]"); !inserted)
         r.Fail("expands into Pod " + p.meta.namespace_ + "/" + p.meta.name + ", which " + it->second +
                " already defines");
       sc.pods.push_back(std::move(p));

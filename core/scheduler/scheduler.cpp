@@ -198,13 +198,61 @@ std::string Scheduler::PostFilter(const framework::PodInfo& pod, const CycleOutc
       const auto policy = pod.pod->preemption_policy;
       if (policy && *policy == PreemptionPolicy::Never) {
         reasons.push_back("preemption: not eligible due to preemptionPolicy=Never.");
+      } else {
+        std::string m = PreemptionDryRun(pod, outcome);
+        // A successful preemption returns Success: the PostFilter message is empty (framework.go
+        // RunPostFilterPlugins drops the reasons of earlier plugins).
+        if (m.empty()) return "";
+        reasons.push_back(m);
       }
-      // Candidate search and victim selection come with preemption support.
     }
   }
   std::string msg;
   for (std::size_t i = 0; i < reasons.size(); ++i) msg += (i ? ", " : "") + reasons[i];
   return msg;
+}
+
+std::string Scheduler::PreemptionDryRun(const framework::PodInfo& pod, const CycleOutcome& outcome) {
+  // Potential nodes: those whose status is plain Unschedulable (framework/preemption/preemption.go
+  // nodesWherePreemptionMightHelp). A PreFilter rejection applies to every node.
+  auto& snapshot = cluster_.snapshot;
+  std::vector<NodeInfo*> potential;
+  if (!outcome.prefilter_status.IsSuccess()) {
+    if (outcome.prefilter_status.code() == Code::Unschedulable)
+      for (auto& n : snapshot.nodes) potential.push_back(&n);
+  } else {
+    for (const auto& [n, s] : outcome.node_statuses)
+      if (s.code() == Code::Unschedulable) potential.push_back(n);
+  }
+  FitErrorInput fit;
+  fit.num_all_nodes = snapshot.nodes.size();
+  fit.absent_reasons = {"Preemption is not helpful for scheduling"};
+  bool any_candidate = false;
+  for (NodeInfo* n : potential) {
+    // SelectVictimsOnNode: remove every lower-priority pod, then the pod must pass the filters.
+    std::vector<const framework::PodInfo*> lower;
+    for (const auto* p : n->pods)
+      if (p->priority < pod.priority) lower.push_back(p);
+    if (lower.empty()) {
+      fit.node_reasons.push_back({"No preemption victims found for incoming pod"});
+      continue;
+    }
+    framework::CycleState state = state_.Clone();
+    NodeInfo copy = *n;
+    for (const auto* victim : lower) {
+      copy.RemovePod(victim);
+      fw_.RunRemovePod(state, pod, *victim, copy, snapshot);
+    }
+    Status s = FilterNode(state, pod, copy);
+    if (!s.IsSuccess()) {
+      fit.node_reasons.push_back(s.reasons());
+      continue;
+    }
+    any_candidate = true;
+  }
+  // With a candidate, DefaultPreemption picks a node, evicts victims and nominates the pod: no message.
+  if (any_candidate) return "";
+  return "preemption: " + FitErrorMessage(fit);
 }
 
 }  // namespace kplace

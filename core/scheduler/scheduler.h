@@ -34,6 +34,9 @@ class Scheduler {
   framework::Status FilterNode(framework::CycleState& state, const framework::PodInfo& pod,
                                const framework::NodeInfo& node);
   std::string PostFilter(const framework::PodInfo& pod, const CycleOutcome& outcome);
+  // DefaultPreemption's dry run over the nodes where removing lower-priority pods might help; returns the
+  // "preemption: ..." message when no node can become feasible (empty when one can).
+  std::string PreemptionDryRun(const framework::PodInfo& pod, const CycleOutcome& outcome);
   // Seeded, order-independent choice among n tied nodes for this pod and attempt.
   std::size_t TieBreak(const framework::PodInfo& pod, int attempt, std::size_t n) const;
 

@@ -63,10 +63,14 @@ SimResult Run(Scenario sc, const RunOptions& options) {
     if (!p.scheduling_gates.empty()) continue;
     queue.push_back(i);
   }
-  // PrioritySort: higher priority first, then earlier creation (queue) time, then input order.
+  // PrioritySort: higher priority first, then earlier creation (queue) time, then input order (the item's
+  // position; pods of one workload keep their replica order).
   std::stable_sort(queue.begin(), queue.end(), [&](std::size_t a, std::size_t b) {
     if (priorities[a] != priorities[b]) return priorities[a] > priorities[b];
-    return sc.pods[a].meta.creation_unix < sc.pods[b].meta.creation_unix;
+    const Pod& pa = sc.pods[a];
+    const Pod& pb = sc.pods[b];
+    if (pa.meta.creation_unix != pb.meta.creation_unix) return pa.meta.creation_unix < pb.meta.creation_unix;
+    return pa.item_index < pb.item_index;
   });
 
   std::vector<bool> retry_on_pod_add(sc.pods.size(), false);

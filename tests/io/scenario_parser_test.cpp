@@ -1,11 +1,12 @@
 // The scenario parser: bad input (tests/data/io/bad_input.json, one GoogleTest test per case, named
 // BadInput/<case name>) must fail with exactly the expected io::InputError message; good input is checked field by
 // field below.
+#include "core/io/scenario_parser.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "core/io/scenario_parser.h"
 #include "tests/testing/table.h"
 
 namespace kplace {
@@ -83,7 +84,7 @@ TEST(ScenarioParser, DeepNestingFailsCleanly) {
     objects += "1" + std::string(depth, '}');
     EXPECT_EQ(ErrorOf(objects), "invalid JSON: nested deeper than 128 levels") << depth;
   }
-  // Unterminated nesting is a syntax error at the end of input, not a crash.
+  // Unterminated deep nesting hits the limit before the end of input.
   EXPECT_EQ(ErrorOf(std::string(100000, '[')), "invalid JSON: nested deeper than 128 levels");
 }
 
@@ -104,12 +105,13 @@ TEST(ScenarioParser, InvalidUtf8) {
   std::string text = "{\"kind\":\"List\",\n\"items\":[\"\xff\"]}";
   EXPECT_EQ(ErrorOf(text),
             "invalid JSON at line 2, column 11: syntax error while parsing value - invalid string: ill-formed UTF-8 "
-            "byte; last read: '\"<U+00FF>'");
+            "byte; last read: '\"<0xFF>'");
 }
 
 TEST(ScenarioParser, ManyItemsManyErrorsReportsTheFirst) {
   Json list = {{"kind", "List"}, {"items", Json::array()}};
-  for (int i = 0; i < 1000; ++i) list["items"].push_back({{"kind", "Node"}, {"metadata", {{"name", "n" + std::to_string(i)}}}});
+  for (int i = 0; i < 1000; ++i)
+    list["items"].push_back({{"kind", "Node"}, {"metadata", {{"name", "n" + std::to_string(i)}}}});
   list["items"][500]["metadata"]["name"] = "n3";
   list["items"][700]["status"] = {{"allocatable", {{"cpu", "x"}}}};
   EXPECT_EQ(ErrorOf(list.dump()), "items[500] (Node n3): duplicate Node n3 (also items[3])");
@@ -379,7 +381,7 @@ TEST(ScenarioParser, SchedulerConfigPluginArgs) {
     {"name":"NodeResourcesFit","args":{"ignoredResources":["example.com/foo"],"ignoredResourceGroups":["example.org"],
       "scoringStrategy":{"type":"RequestedToCapacityRatio","resources":[{"name":"cpu","weight":2},{"name":"memory"}],
         "requestedToCapacityRatio":{"shape":[{"utilization":0,"score":0},{"utilization":100,"score":10}]}}}},
-    {"name":"NodeResourcesBalancedAllocation","args":{"resources":[{"name":"cpu","weight":1},{"name":"example.com/gpu","weight":3}]}},
+    {"name":"NodeResourcesBalancedAllocation","args":{"resources":[{"name":"cpu","weight":1},{"name":"example.com/gpu","weight":0}]}},
     {"name":"PodTopologySpread","args":{"defaultingType":"List","defaultConstraints":[
       {"maxSkew":2,"topologyKey":"topology.kubernetes.io/zone","whenUnsatisfiable":"ScheduleAnyway"}]}},
     {"name":"InterPodAffinity","args":{"hardPodAffinityWeight":0,"ignorePreferredTermsOfExistingPods":true}},
@@ -401,7 +403,7 @@ TEST(ScenarioParser, SchedulerConfigPluginArgs) {
   EXPECT_EQ(a.fit.shape[1].score, 10);
   ASSERT_EQ(a.balanced_allocation.resources.size(), 2u);
   EXPECT_EQ(a.balanced_allocation.resources[1].name, "example.com/gpu");
-  EXPECT_EQ(a.balanced_allocation.resources[1].weight, 3);
+  EXPECT_EQ(a.balanced_allocation.resources[1].weight, 1);  // 0 means the default weight
   EXPECT_FALSE(a.topology_spread.system_defaulting);
   ASSERT_EQ(a.topology_spread.default_constraints.size(), 1u);
   EXPECT_EQ(a.topology_spread.default_constraints[0].max_skew, 2);
@@ -418,18 +420,39 @@ TEST(ScenarioParser, SchedulerConfigPluginArgs) {
 
 TEST(ScenarioParser, SchedulerConfigDefaults) {
   Scenario sc = Parse(R"([{"kind":"KubeSchedulerConfiguration","profiles":[{"pluginConfig":[
-    {"name":"NodeResourcesFit","args":{"scoringStrategy":{"type":"MostAllocated"}}},
-    {"name":"PodTopologySpread","args":{}}]}]}])");
+    {"name":"NodeResourcesFit","args":{"scoringStrategy":{"type":"MostAllocated","resources":[]}}},
+    {"name":"NodeResourcesBalancedAllocation","args":{"resources":[]}},
+    {"name":"PodTopologySpread","args":{"defaultingType":""}}]}]}])");
   const PluginArgs& a = sc.scheduler_config.profile.args;
   EXPECT_EQ(a.fit.strategy, ScoringStrategyType::MostAllocated);
   ASSERT_EQ(a.fit.resources.size(), 2u);  // cpu and memory, weight 1
   EXPECT_EQ(a.fit.resources[0].name, "cpu");
   EXPECT_EQ(a.fit.resources[1].name, "memory");
+  EXPECT_EQ(a.fit.resources[1].weight, 1);
+  ASSERT_EQ(a.balanced_allocation.resources.size(), 2u);
   EXPECT_TRUE(a.topology_spread.system_defaulting);
   EXPECT_TRUE(a.topology_spread.default_constraints.empty());
   EXPECT_EQ(a.inter_pod_affinity.hard_pod_affinity_weight, 1);
   EXPECT_FALSE(sc.scheduler_config.percentage_of_nodes_to_score.has_value());
   EXPECT_EQ(sc.scheduler_config.profile.scheduler_name, "default-scheduler");
+}
+
+TEST(ScenarioParser, SpreadDefaultConstraintWithNullSelector) {
+  Scenario sc = Parse(R"([{"kind":"KubeSchedulerConfiguration","profiles":[{"pluginConfig":[
+    {"name":"PodTopologySpread","args":{"defaultingType":"List","defaultConstraints":[
+      {"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"ScheduleAnyway","labelSelector":null},
+      {"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"DoNotSchedule"}]}}]}]}])");
+  EXPECT_EQ(sc.scheduler_config.profile.args.topology_spread.default_constraints.size(), 2u);
+}
+
+TEST(ScenarioParser, Timestamps) {
+  Scenario sc = Parse(R"([
+    {"kind":"Pod","metadata":{"name":"a","creationTimestamp":"2024-02-29T23:59:59.123456Z"}},
+    {"kind":"Pod","metadata":{"name":"b","creationTimestamp":"2024-03-01T05:30:00+05:30"}},
+    {"kind":"Pod","metadata":{"name":"c","creationTimestamp":"1970-01-01T00:00:00-01:00"}}])");
+  EXPECT_EQ(sc.pods[0].meta.creation_unix, 1709251199);
+  EXPECT_EQ(sc.pods[1].meta.creation_unix, 1709251200);
+  EXPECT_EQ(sc.pods[2].meta.creation_unix, 3600);
 }
 
 TEST(ScenarioParser, QuantitiesAsNumbers) {

@@ -1,11 +1,12 @@
 // Runs tests/data/model/quantity.json through Quantity::Parse / Value / MilliValue.
 // A case without "error" must parse; a missing value/milliValue means that view overflows int64 upstream (the
 // result is undefined there), so it is not checked.
+#include "core/model/quantity.h"
+
 #include <gtest/gtest.h>
 
 #include <limits>
 
-#include "core/model/quantity.h"
 #include "tests/testing/table.h"
 
 namespace kplace {

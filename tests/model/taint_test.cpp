@@ -2,12 +2,13 @@
 // FindUntoleratedTaint, with tolerations and taints read by the scenario parser (io::ParsePod / io::ParseNode).
 // The tables' gatedCases need the alpha TaintTolerationComparisonOperators gate; kplace models it as off, so
 // they are checked against the gate-off behaviour instead: a Gt/Lt toleration tolerates nothing.
+#include "core/model/taint.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "core/io/scenario_parser.h"
-#include "core/model/taint.h"
 #include "tests/testing/table.h"
 
 namespace kplace {
@@ -101,7 +102,8 @@ TEST(UntoleratedTaintTable, GatedCasesWithGateOff) {
     auto taints = ParseTaints(c.at("taints"));
     auto tols = ParseTolerations(c.at("tolerations"));
     std::vector<Toleration> plain;
-    std::copy_if(tols.begin(), tols.end(), std::back_inserter(plain), [](const Toleration& t) { return !IsComparison(t); });
+    std::copy_if(tols.begin(), tols.end(), std::back_inserter(plain),
+                 [](const Toleration& t) { return !IsComparison(t); });
     EXPECT_EQ(FindFor(c, taints, tols), FindFor(c, taints, plain));
   }
 }

@@ -34,6 +34,8 @@ class CycleState {
     c.data_.resize(data_.size());
     for (std::size_t i = 0; i < data_.size(); ++i)
       if (data_[i]) c.data_[i] = data_[i]->Clone();
+    c.skip_filter = skip_filter;
+    c.skip_score = skip_score;
     return c;
   }
   // Set by the framework when a plugin's PreFilter / PreScore returned Skip.

@@ -264,7 +264,7 @@ Status Framework::RunScore(const CycleState& state, const PodInfo& pod, const st
                                        std::to_string(n) + ", it should in the range of [0, 100] after normalizing")
             .WithPlugin(p->Name());
       }
-      out[i].plugins.push_back({p->Name(), raw[i], n, n * entry.weight});
+      out[i].plugins.push_back({p->Name(), raw[i], n, n * entry.weight, entry.weight, skipped});
       out[i].total += n * entry.weight;
     }
   }

@@ -22,6 +22,8 @@ struct PluginScore {
   std::int64_t raw = 0;
   std::int64_t normalized = 0;
   std::int64_t weighted = 0;
+  std::int64_t weight = 1;
+  bool skipped = false;  // PreScore returned Skip: the plugin contributes 0 to every node
 };
 
 struct NodeScores {

@@ -14,12 +14,13 @@ namespace kplace::plugins {
 
 std::unique_ptr<framework::Plugin> NewInterPodAffinity(const PluginArgs& args, const Features& features);
 
+namespace interpodaffinity {
+
+// Filter reasons (filtering.go ErrReason*).
 inline constexpr const char* kReasonAffinityRulesNotMatch = "node(s) didn't match pod affinity rules";
 inline constexpr const char* kReasonAntiAffinityRulesNotMatch = "node(s) didn't match pod anti-affinity rules";
 inline constexpr const char* kReasonExistingAntiAffinityRulesNotMatch =
     "node(s) didn't satisfy existing pods anti-affinity rules";
-
-namespace interpodaffinity {
 
 // One term of the incoming pod with its namespaceSelector unrolled (plugin.go mergeAffinityTermNamespacesIfNotEmpty):
 // a `{}` selector keeps matching every namespace; any other selector adds the names of the Namespace objects it

@@ -10,13 +10,6 @@ bool SameRequirement(const LabelRequirement& a, const LabelRequirement& b) {
   return a.key == b.key && a.op == b.op && a.values == b.values && a.number == b.number;
 }
 
-bool SameSelector(const LabelSelector& a, const LabelSelector& b) {
-  if (a.nil != b.nil || a.requirements.size() != b.requirements.size()) return false;
-  for (std::size_t i = 0; i < a.requirements.size(); ++i)
-    if (!SameRequirement(a.requirements[i], b.requirements[i])) return false;
-  return true;
-}
-
 // filterTopologySpreadConstraints for one entry (common.go). matchLabelKeys (MatchLabelKeysInPodTopologySpread, on
 // in 1.33-1.35): the pod's values of the listed keys are ANDed with the selector; a nil selector stays Nothing
 // (mergeLabelSetWithSelector keeps a selector without requirements).
@@ -100,16 +93,15 @@ std::vector<Constraint> BuildConstraints(const Pod& pod, const DefaultConstraint
     if (sel.requirements.empty()) return {};
     for (auto& c : out) c.selector = sel;
   }
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    out[i].counts = !out[i].selector.nil && !out[i].selector.requirements.empty();
-    for (std::size_t j = 0; j < i; ++j) {
-      if (SameSelector(out[i].selector, out[j].selector)) {
-        out[i].same_selector_as = static_cast<int>(j);
-        break;
-      }
-    }
-  }
+  for (auto& c : out) c.counts = !c.selector.nil && !c.selector.requirements.empty();
   return out;
+}
+
+bool SameSelector(const LabelSelector& a, const LabelSelector& b) {
+  if (a.nil != b.nil || a.requirements.size() != b.requirements.size()) return false;
+  for (std::size_t i = 0; i < a.requirements.size(); ++i)
+    if (!SameRequirement(a.requirements[i], b.requirements[i])) return false;
+  return true;
 }
 
 bool NodeHasAllKeys(const Labels& labels, const std::vector<Constraint>& constraints) {

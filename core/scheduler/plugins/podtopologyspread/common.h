@@ -3,7 +3,6 @@
 // node inclusion policies and pod counting.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -23,8 +22,6 @@ struct Constraint {
   // False when counting is skipped: a nil selector matches nothing, and common.go countPodsMatchSelector returns 0
   // for an empty selector ({} = Everything) without looking at pods.
   bool counts = false;
-  // An earlier constraint with an identical selector whose per-node count can be reused, or -1.
-  int same_selector_as = -1;
 };
 
 // The defaults of the plugin: System = hostname maxSkew 3 + zone maxSkew 5 ScheduleAnyway; List = the args.
@@ -42,6 +39,9 @@ std::vector<Constraint> BuildConstraints(const Pod& pod, const DefaultConstraint
 // pod's controlling ReplicaSet / StatefulSet (a Deployment's pods name a ReplicaSet after the Deployment).
 LabelSelector DefaultSelector(const Pod& pod, const std::vector<Workload>* workloads);
 
+// Identical selectors (same requirements in the same order).
+bool SameSelector(const LabelSelector& a, const LabelSelector& b);
+
 // nodeLabelsMatchSpreadConstraints: the node has every constraint's topology key.
 bool NodeHasAllKeys(const Labels& labels, const std::vector<Constraint>& constraints);
 
@@ -54,6 +54,8 @@ class NodeInclusion {
     bool affinity_ok = true;
     bool taints_ok = true;
   };
+  // False when no policy check applies to this pod: every node is included.
+  bool active() const { return check_affinity_ || check_taints_; }
   Result Evaluate(const Node& node) const;
   static bool Included(const Constraint& c, Result r) {
     return (!c.honor_node_affinity || r.affinity_ok) && (!c.honor_node_taints || r.taints_ok);
@@ -75,29 +77,6 @@ inline int CountMatchingPods(const framework::NodeInfo& node, const Constraint& 
   }
   return n;
 }
-
-// Per-node counts of one node for every constraint, reusing the count of an earlier constraint with the same
-// selector. Reset() before each node.
-class NodeCounter {
- public:
-  explicit NodeCounter(const std::vector<Constraint>& constraints, Symbol ns)
-      : constraints_(constraints), ns_(ns), memo_(constraints.size(), -1) {}
-  void Reset() { std::fill(memo_.begin(), memo_.end(), -1); }
-  int Count(std::size_t i, const framework::NodeInfo& node) {
-    if (memo_[i] >= 0) return memo_[i];
-    const Constraint& c = constraints_[i];
-    int n = c.same_selector_as >= 0 && memo_[static_cast<std::size_t>(c.same_selector_as)] >= 0
-                ? memo_[static_cast<std::size_t>(c.same_selector_as)]
-                : CountMatchingPods(node, c, ns_);
-    memo_[i] = n;
-    return n;
-  }
-
- private:
-  const std::vector<Constraint>& constraints_;
-  Symbol ns_;
-  std::vector<int> memo_;
-};
 
 // A Symbol -> dense id map reused across cycles (no hashing, no allocation once grown). Ids are given in insertion
 // order; keys() lists the inserted Symbols by id. Clear() resets only the touched entries.
@@ -124,14 +103,6 @@ class SymbolIndex {
  private:
   std::vector<std::int32_t> slot_;
   std::vector<Symbol> keys_;
-};
-
-// Per-plugin scratch reused across cycles (PreFilter / PreScore run one at a time).
-struct Scratch {
-  std::vector<SymbolIndex> index;  // one per constraint
-  void Prepare(std::size_t constraints) {
-    if (index.size() < constraints) index.resize(constraints);
-  }
 };
 
 // The position of node in the snapshot the state was built from, or -1 when node is not that snapshot's node at

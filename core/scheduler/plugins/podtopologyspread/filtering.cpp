@@ -48,29 +48,36 @@ std::unique_ptr<PreFilterState> ComputePreFilterState(const framework::PodInfo& 
 
   // Pass 1: every node holding all topology keys adds its matching pods to the domain of its value, per constraint
   // for which it is included. node_domain temporarily holds the node's label value (a Symbol) or kMissingKey.
+  SnapshotCache& cache = scratch.cache;
+  cache.Sync(snapshot);
+  std::vector<const Symbol*> values(C);
+  std::vector<const std::int32_t*> matching(C);  // nullptr: the constraint counts nothing
+  for (std::size_t i = 0; i < C; ++i) {
+    values[i] = cache.Values(cs[i].key).data();
+    const auto* m = cache.Counts(cs[i], pod.namespace_);
+    matching[i] = m ? m->data() : nullptr;
+  }
   data->node_domain.assign(N * C, kMissingKey);
   NodeInclusion inclusion(*pod.pod, cs);
-  NodeCounter counter(cs, pod.namespace_);
   for (std::size_t n = 0; n < N; ++n) {
-    const framework::NodeInfo& ni = snapshot.nodes[n];
-    const Labels& labels = ni.node->meta.labels;
     std::int32_t* row = &data->node_domain[n * C];
     bool all = true;
     for (std::size_t i = 0; i < C; ++i) {
-      if (auto v = labels.Get(cs[i].key)) {
-        row[i] = static_cast<std::int32_t>(*v);
-      } else {
+      Symbol v = values[i][n];
+      if (v == kNoSymbol) {
         all = false;
+      } else {
+        row[i] = static_cast<std::int32_t>(v);
       }
     }
     if (!all) continue;
-    NodeInclusion::Result inc = inclusion.Evaluate(*ni.node);
-    counter.Reset();
+    NodeInclusion::Result inc =
+        inclusion.active() ? inclusion.Evaluate(*snapshot.nodes[n].node) : NodeInclusion::Result{};
     for (std::size_t i = 0; i < C; ++i) {
       if (!NodeInclusion::Included(cs[i], inc)) continue;
       auto d = static_cast<std::size_t>(index[i].FindOrAdd(static_cast<Symbol>(row[i])));
       if (d == s->counts[i].size()) s->counts[i].push_back(0);
-      s->counts[i][d] += counter.Count(i, ni);
+      if (matching[i]) s->counts[i][d] += matching[i][n];
     }
   }
   // Pass 2: turn the stored values into domain ids; record the domains and their minimum.

@@ -8,7 +8,7 @@
 
 #include "core/scheduler/framework/cycle_state.h"
 #include "core/scheduler/framework/interface.h"
-#include "core/scheduler/plugins/podtopologyspread/common.h"
+#include "core/scheduler/plugins/podtopologyspread/snapshot_cache.h"
 
 namespace kplace::plugins::podtopologyspread {
 

@@ -1,0 +1,95 @@
+// The kplace binary end to end: exit codes, stdout/stderr separation, flags.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct Output {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+Output RunCli(const std::string& args, const std::string& stdin_text = "") {
+  std::string dir = ::testing::TempDir();
+  std::string in = dir + "/kplace_in.json", err = dir + "/kplace_err.txt";
+  std::ofstream(in) << stdin_text;
+  std::string cmd = std::string(KPLACE_CLI) + " " + args + " < " + in + " 2> " + err;
+  Output o;
+  FILE* p = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) o.out.append(buf.data(), n);
+  int status = pclose(p);
+  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream e(err);
+  o.err.assign(std::istreambuf_iterator<char>(e), std::istreambuf_iterator<char>());
+  return o;
+}
+
+const std::string kPreset = std::string(KPLACE_SOURCE_DIR) + "/presets/quickstart.json";
+
+TEST(Cli, RunPrintsTableAndEvents) {
+  Output o = RunCli("run " + kPreset);
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(o.out.rfind("POD ", 0), 0u) << o.out;
+  EXPECT_NE(o.out.find("default/big       <none>   Pending"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("FailedScheduling   0/3 nodes are available:"), std::string::npos) << o.out;
+}
+
+TEST(Cli, JsonFromStdinEqualsJsonFromFile) {
+  std::ifstream f(kPreset);
+  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  Output a = RunCli("run --format json " + kPreset);
+  Output b = RunCli("run --format=json -", text);
+  EXPECT_EQ(a.code, 0);
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(a.out.front(), '{');
+}
+
+TEST(Cli, ExplainShowsFilterAndScores) {
+  Output o = RunCli("run --explain default/web-0 " + kPreset);
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("TaintToleration   node(s) had untolerated taint(s)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("chosen: node-b"), std::string::npos) << o.out;
+  Output j = RunCli("run --format json --explain default/web-0 " + kPreset);
+  EXPECT_NE(j.out.find("\"chosen\": \"node-b\""), std::string::npos) << j.out;
+}
+
+TEST(Cli, BadInputExitsTwoWithPathAndNoStdout) {
+  Output o = RunCli("run -",
+                    R"({"kind":"List","items":[{"kind":"Pod","metadata":{"name":"web"},"spec":{"containers":[)"
+                    R"({"name":"c","resources":{"requests":{"cpu":"abc"}}}]}}]})");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out, "");
+  EXPECT_EQ(o.err, "kplace: items[0] (Pod default/web): spec.containers[0].resources.requests.cpu: \"abc\" is not a "
+                   "quantity\n");
+}
+
+TEST(Cli, MalformedJsonReportsLineAndColumn) {
+  Output o = RunCli("validate -", "{\n  \"kind\": \"List\",\n  \"items\": [ }\n");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out, "");
+  EXPECT_NE(o.err.find("invalid JSON at line 3, column 14"), std::string::npos) << o.err;
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  EXPECT_EQ(RunCli("").code, 2);
+  EXPECT_EQ(RunCli("frobnicate x").code, 2);
+  EXPECT_EQ(RunCli("run --format yaml " + kPreset).code, 2);
+  EXPECT_EQ(RunCli("run /nonexistent/file.json").code, 2);
+  EXPECT_EQ(RunCli("run --explain nobody/here " + kPreset).code, 2);
+}
+
+TEST(Cli, ValidateAcceptsPreset) {
+  Output o = RunCli("validate " + kPreset);
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("valid"), std::string::npos);
+}
+
+}  // namespace
