@@ -859,7 +859,9 @@ Simulation ParseSimulation(const Json& v, const Reader& r) {
   if (auto it = spec->find("seed"); it != spec->end() && !it->is_null()) {
     if (it->is_number_unsigned())
       sim.seed = it->get<std::uint64_t>();
-    else if (it->is_number_integer())  // negative
+    else if (it->is_number_integer() && it->get<std::int64_t>() >= 0)
+      sim.seed = static_cast<std::uint64_t>(it->get<std::int64_t>());
+    else if (it->is_number_integer())
       s.Field("seed").Fail("must be between 0 and 18446744073709551615, got " + it->dump());
     else
       s.Field("seed").Fail("expected integer, got " + JsonTypeName(*it));

@@ -264,6 +264,13 @@ std::unique_ptr<PodInfo> NewPodInfo(const Pod& pod, std::int32_t priority, const
   return info;
 }
 
+// A process-wide counter (upstream nextGeneration): a NodeInfo's generation never repeats, so caches keyed by it
+// cannot mistake one state of a node for another.
+std::uint64_t NextGeneration() {
+  static std::uint64_t counter = 0;
+  return ++counter;
+}
+
 void NodeInfo::AddPod(const PodInfo* p) {
   pods.push_back(p);
   if (p->HasAffinity()) pods_with_affinity.push_back(p);
@@ -272,7 +279,7 @@ void NodeInfo::AddPod(const PodInfo* p) {
   non_zero_milli_cpu += p->non_zero_milli_cpu;
   non_zero_memory += p->non_zero_memory;
   for (const auto& hp : p->host_ports) used_ports.push_back({hp.protocol, hp.host_ip, hp.host_port});
-  ++generation;
+  generation = NextGeneration();
 }
 
 bool NodeInfo::RemovePod(const PodInfo* p) {
@@ -292,7 +299,7 @@ bool NodeInfo::RemovePod(const PodInfo* p) {
       }
     }
   }
-  ++generation;
+  generation = NextGeneration();
   return true;
 }
 

@@ -96,6 +96,8 @@ struct HostPortInfo {
   std::int32_t port;
 };
 
+std::uint64_t NextGeneration();
+
 class NodeInfo {
  public:
   const Node* node = nullptr;

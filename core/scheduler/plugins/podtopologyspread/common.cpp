@@ -77,8 +77,8 @@ LabelSelector DefaultSelector(const Pod& pod, const std::vector<Workload>* workl
   return sel;
 }
 
-std::vector<Constraint> BuildConstraints(const Pod& pod, const DefaultConstraints& defaults,
-                                         UnsatisfiableAction action, const std::vector<Workload>* workloads) {
+std::vector<Constraint> BuildConstraints(const Pod& pod, const DefaultConstraints& defaults, UnsatisfiableAction action,
+                                         const std::vector<Workload>* workloads) {
   std::vector<Constraint> out;
   const Labels& labels = pod.meta.labels;
   if (!pod.topology_spread_constraints.empty()) {

@@ -32,8 +32,8 @@ struct DefaultConstraints {
 
 // getConstraints: the pod's own constraints with the given whenUnsatisfiable, or (only when the pod has none at all)
 // the default constraints of that kind with DefaultSelector(pod). Empty when nothing applies.
-std::vector<Constraint> BuildConstraints(const Pod& pod, const DefaultConstraints& defaults,
-                                         UnsatisfiableAction action, const std::vector<Workload>* workloads);
+std::vector<Constraint> BuildConstraints(const Pod& pod, const DefaultConstraints& defaults, UnsatisfiableAction action,
+                                         const std::vector<Workload>* workloads);
 
 // helper.DefaultSelector: the Services selecting the pod merged into one label set, ANDed with the selector of the
 // pod's controlling ReplicaSet / StatefulSet (a Deployment's pods name a ReplicaSet after the Deployment).
@@ -56,6 +56,8 @@ class NodeInclusion {
   };
   // False when no policy check applies to this pod: every node is included.
   bool active() const { return check_affinity_ || check_taints_; }
+  bool check_affinity() const { return check_affinity_; }
+  bool check_taints() const { return check_taints_; }
   Result Evaluate(const Node& node) const;
   static bool Included(const Constraint& c, Result r) {
     return (!c.honor_node_affinity || r.affinity_ok) && (!c.honor_node_taints || r.taints_ok);

@@ -22,120 +22,148 @@ void CriticalPaths::Update(std::int32_t domain, int num) {
   }
 }
 
-int PreFilterState::MinMatchNum(std::size_t i) const {
-  std::size_t domains = counts[i].size();
-  if (domains < static_cast<std::size_t>(data->constraints[i].min_domains)) return 0;
-  return paths[i].p[0].num;
+int PreFilterState::Count(std::size_t i, std::int32_t domain) const {
+  const auto& base = data->counts[i];
+  auto d = static_cast<std::size_t>(domain);
+  int n = d < base.size() ? base[d] : 0;
+  for (const auto& x : deltas)
+    if (x.constraint == i && x.domain == domain) n += x.delta;
+  return n;
 }
 
-std::unique_ptr<PreFilterState> ComputePreFilterState(const framework::PodInfo& pod, std::vector<Constraint> constraints,
-                                                      const framework::Snapshot& snapshot, Scratch& scratch) {
-  auto data = std::make_shared<PreFilterData>();
+bool PreFilterState::Exists(std::size_t i, std::int32_t domain) const {
+  const auto& base = data->exists[i];
+  auto d = static_cast<std::size_t>(domain);
+  if (d < base.size() && base[d]) return true;
+  for (const auto& x : extra)
+    if (x.constraint == i && x.domain == domain) return true;
+  return false;
+}
+
+std::size_t PreFilterState::NumDomains(std::size_t i) const {
+  std::size_t n = data->num_domains[i];
+  for (const auto& x : extra) n += x.constraint == i;
+  return n;
+}
+
+int PreFilterState::MinMatchNum(std::size_t i) const {
+  if (paths.empty() && extra.empty()) return data->min_match[i];
+  if (NumDomains(i) < static_cast<std::size_t>(data->constraints[i].min_domains)) return 0;
+  return Paths(i).p[0].num;
+}
+
+std::unique_ptr<PreFilterState> ComputePreFilterState(const framework::PodInfo& pod,
+                                                      std::vector<Constraint> constraints,
+                                                      const framework::Snapshot& snapshot, Scratch& scratch,
+                                                      std::shared_ptr<PreFilterData>& recycled) {
+  std::shared_ptr<PreFilterData> data = recycled.use_count() == 1 ? recycled : std::make_shared<PreFilterData>();
+  recycled = data;
   data->constraints = std::move(constraints);
   const auto& cs = data->constraints;
   const std::size_t C = cs.size();
   const std::size_t N = snapshot.nodes.size();
   data->nodes = snapshot.nodes.data();
   data->num_nodes = N;
+  data->self_match.clear();
   for (const auto& c : cs) data->self_match.push_back(c.selector.Matches(pod.labels()) ? 1 : 0);
+  data->domains.resize(C);
+  data->counts.resize(C);
+  data->exists.resize(C);
+  data->num_domains.assign(C, 0);
+  data->paths.assign(C, CriticalPaths{});
+  data->min_match.assign(C, 0);
 
-  auto s = std::make_unique<PreFilterState>();
-  s->counts.resize(C);
-  s->extra_values.resize(C);
-  s->paths.resize(C);
-  scratch.Prepare(C);
-  auto& index = scratch.index;
-
-  // Pass 1: every node holding all topology keys adds its matching pods to the domain of its value, per constraint
-  // for which it is included. node_domain temporarily holds the node's label value (a Symbol) or kMissingKey.
   SnapshotCache& cache = scratch.cache;
   cache.Sync(snapshot);
-  std::vector<const Symbol*> values(C);
-  std::vector<const std::int32_t*> matching(C);  // nullptr: the constraint counts nothing
+  std::vector<const std::int32_t*> matching(C);  // per node; nullptr: the constraint counts nothing
   for (std::size_t i = 0; i < C; ++i) {
-    values[i] = cache.Values(cs[i].key).data();
+    data->domains[i] = cache.Domains(cs[i].key);
     const auto* m = cache.Counts(cs[i], pod.namespace_);
     matching[i] = m ? m->data() : nullptr;
   }
-  data->node_domain.assign(N * C, kMissingKey);
+  // A node contributes to constraint i when it holds every topology key and passes i's inclusion policies.
+  // (Raw pointers in the loops: stores through char would otherwise force the vectors to be re-read.)
+  const bool multi = C > 1;
+  scratch.eligible.assign(multi ? N : 0, 1);
+  char* all_keys = scratch.eligible.data();
+  if (multi) {
+    for (const auto& kd : data->domains) {
+      const std::int32_t* of_node = kd->of_node.data();
+      for (std::size_t n = 0; n < N; ++n)
+        if (of_node[n] < 0) all_keys[n] = 0;
+    }
+  }
   NodeInclusion inclusion(*pod.pod, cs);
-  for (std::size_t n = 0; n < N; ++n) {
-    std::int32_t* row = &data->node_domain[n * C];
-    bool all = true;
-    for (std::size_t i = 0; i < C; ++i) {
-      Symbol v = values[i][n];
-      if (v == kNoSymbol) {
-        all = false;
-      } else {
-        row[i] = static_cast<std::int32_t>(v);
-      }
-    }
-    if (!all) continue;
-    NodeInclusion::Result inc =
-        inclusion.active() ? inclusion.Evaluate(*snapshot.nodes[n].node) : NodeInclusion::Result{};
-    for (std::size_t i = 0; i < C; ++i) {
-      if (!NodeInclusion::Included(cs[i], inc)) continue;
-      auto d = static_cast<std::size_t>(index[i].FindOrAdd(static_cast<Symbol>(row[i])));
-      if (d == s->counts[i].size()) s->counts[i].push_back(0);
-      if (matching[i]) s->counts[i][d] += matching[i][n];
-    }
-  }
-  // Pass 2: turn the stored values into domain ids; record the domains and their minimum.
-  for (std::size_t k = 0; k < N * C; ++k) {
-    std::int32_t& v = data->node_domain[k];
-    if (v != kMissingKey) v = index[k % C].Find(static_cast<Symbol>(v));
-  }
-  data->values.resize(C);
+  const char* affinity_ok = inclusion.check_affinity() ? cache.AffinityMatches(*pod.pod).data() : nullptr;
+  const char* taints_ok = inclusion.check_taints() ? cache.TaintsTolerated(*pod.pod).data() : nullptr;
+
   for (std::size_t i = 0; i < C; ++i) {
-    data->values[i] = index[i].keys();
-    for (std::size_t d = 0; d < s->counts[i].size(); ++d)
-      s->paths[i].Update(static_cast<std::int32_t>(d), s->counts[i][d]);
-    index[i].Clear();
+    const KeyDomains& kd = *data->domains[i];
+    const std::size_t D = kd.values.size();
+    data->counts[i].assign(D, 0);
+    data->exists[i].assign(D, 0);
+    int* counts = data->counts[i].data();
+    char* exists = data->exists[i].data();
+    const std::int32_t* of_node = kd.of_node.data();
+    const std::int32_t* m = matching[i];
+    const char* aff = cs[i].honor_node_affinity ? affinity_ok : nullptr;
+    const char* tnt = cs[i].honor_node_taints ? taints_ok : nullptr;
+    for (std::size_t n = 0; n < N; ++n) {
+      std::int32_t d = of_node[n];
+      if (d < 0 || (multi && !all_keys[n]) || (aff && !aff[n]) || (tnt && !tnt[n])) continue;
+      exists[d] = 1;
+      if (m) counts[d] += m[n];
+    }
+    std::size_t num = 0;
+    CriticalPaths paths;
+    for (std::size_t d = 0; d < D; ++d) {
+      if (!exists[d]) continue;
+      ++num;
+      paths.Update(static_cast<std::int32_t>(d), counts[d]);
+    }
+    data->num_domains[i] = num;
+    data->paths[i] = paths;
+    // minMatchNum: fewer domains than minDomains make the global minimum 0.
+    data->min_match[i] = num < static_cast<std::size_t>(cs[i].min_domains) ? 0 : paths.p[0].num;
   }
+  auto s = std::make_unique<PreFilterState>();
   s->data = std::move(data);
   return s;
 }
 
 namespace {
 
-// The domain of `value` for constraint i by search (nodes outside the snapshot, domains added later).
-std::int32_t FindDomain(const PreFilterState& s, std::size_t i, Symbol value) {
-  const auto& base = s.data->values[i];
-  for (std::size_t d = 0; d < base.size(); ++d)
-    if (base[d] == value) return static_cast<std::int32_t>(d);
-  const auto& extra = s.extra_values[i];
-  for (std::size_t d = 0; d < extra.size(); ++d)
-    if (extra[d] == value) return static_cast<std::int32_t>(base.size() + d);
+// Domain of the node for constraint i: kMissingKey when the node lacks the key, kNoDomain when its value is no
+// domain id (only for a node outside the snapshot).
+std::int32_t NodeDomain(const PreFilterState& s, std::int64_t slot, std::size_t i, const Node& node) {
+  const KeyDomains& kd = *s.data->domains[i];
+  if (slot >= 0) {
+    std::int32_t d = kd.of_node[static_cast<std::size_t>(slot)];
+    return d < 0 ? kMissingKey : d;
+  }
+  auto v = node.meta.labels.Get(s.data->constraints[i].key);
+  if (!v) return kMissingKey;
+  for (std::size_t d = 0; d < kd.values.size(); ++d)
+    if (kd.values[d] == *v) return static_cast<std::int32_t>(d);
+  for (const auto& x : s.extra)
+    if (x.constraint == i && x.value == *v) return x.domain;
   return kNoDomain;
 }
 
-// The node's row of domain ids, or nullptr when the node is not the snapshot's.
-const std::int32_t* NodeRow(const PreFilterData& data, const framework::NodeInfo& node) {
-  std::int64_t slot = SnapshotSlot(data.nodes, data.num_nodes, node);
-  if (slot < 0) return nullptr;
-  return &data.node_domain[static_cast<std::size_t>(slot) * data.constraints.size()];
-}
-
-// Domain of the node for constraint i; kMissingKey when the node lacks the key.
-std::int32_t NodeDomain(const PreFilterState& s, const std::int32_t* row, std::size_t i, const Node& node) {
-  std::int32_t d = row ? row[i] : kMissingKey;
-  bool need_search = !row || (d == kNoDomain && !s.extra_values[i].empty());
-  if (!need_search) return d;
-  auto v = node.meta.labels.Get(s.data->constraints[i].key);
-  if (!v) return kMissingKey;
-  return FindDomain(s, i, *v);
+std::int64_t Slot(const PreFilterData& data, const framework::NodeInfo& node) {
+  return SnapshotSlot(data.nodes, data.num_nodes, node);
 }
 
 }  // namespace
 
 Status FilterNode(const PreFilterState& s, const framework::PodInfo&, const framework::NodeInfo& node) {
   const PreFilterData& data = *s.data;
-  const std::int32_t* row = NodeRow(data, node);
+  std::int64_t slot = Slot(data, node);
   for (std::size_t i = 0; i < data.constraints.size(); ++i) {
-    std::int32_t d = NodeDomain(s, row, i, *node.node);
+    std::int32_t d = NodeDomain(s, slot, i, *node.node);
     if (d == kMissingKey) return Status(Code::UnschedulableAndUnresolvable, kReasonTopologySpreadNodeLabelNotMatch);
     // 'existing matching num' + 'if self-match (1 or 0)' - 'global minimum' <= 'maxSkew'
-    std::int64_t match = d >= 0 ? s.counts[i][static_cast<std::size_t>(d)] : 0;
+    std::int64_t match = d >= 0 ? s.Count(i, d) : 0;
     std::int64_t skew = match + data.self_match[i] - s.MinMatchNum(i);
     if (skew > data.constraints[i].max_skew)
       return Status(Code::Unschedulable, kReasonTopologySpreadConstraintsNotMatch);
@@ -148,23 +176,35 @@ void UpdateWithPod(PreFilterState& s, const framework::PodInfo& updated, const f
   const PreFilterData& data = *s.data;
   if (updated.namespace_ != incoming.namespace_) return;
   const auto& cs = data.constraints;
-  if (!NodeHasAllKeys(node.node->meta.labels, cs)) return;
+  const Labels& labels = node.node->meta.labels;
+  if (!NodeHasAllKeys(labels, cs)) return;
   // The inclusion policies are those of the incoming pod; the selector is matched directly (no terminating-pod or
   // empty-selector shortcut, as upstream updateWithPod).
   NodeInclusion::Result inc = NodeInclusion(*incoming.pod, cs).Evaluate(*node.node);
-  const std::int32_t* row = NodeRow(data, node);
+  std::int64_t slot = Slot(data, node);
   for (std::size_t i = 0; i < cs.size(); ++i) {
     if (!cs[i].selector.Matches(updated.labels()) || !NodeInclusion::Included(cs[i], inc)) continue;
-    std::int32_t d = NodeDomain(s, row, i, *node.node);
+    std::int32_t d = NodeDomain(s, slot, i, *node.node);
     if (d == kNoDomain) {
+      // A value no snapshot node has: a new id past the key's values.
+      const auto base = static_cast<std::int32_t>(data.domains[i]->values.size());
+      d = base;
+      for (const auto& x : s.extra) d += x.constraint == i && x.domain >= base;
+      s.extra.push_back({i, *labels.Get(cs[i].key), d});
+    } else if (!s.Exists(i, d)) {
       // TpValueToMatchNum[i][v] += delta creates the domain.
-      s.extra_values[i].push_back(*node.node->meta.labels.Get(cs[i].key));
-      d = static_cast<std::int32_t>(s.counts[i].size());
-      s.counts[i].push_back(0);
+      s.extra.push_back({i, *labels.Get(cs[i].key), d});
     }
-    int& num = s.counts[i][static_cast<std::size_t>(d)];
-    num += delta;
-    s.paths[i].Update(d, num);
+    bool found = false;
+    for (auto& x : s.deltas) {
+      if (x.constraint == i && x.domain == d) {
+        x.delta += delta;
+        found = true;
+      }
+    }
+    if (!found) s.deltas.push_back({i, d, delta});
+    if (s.paths.empty()) s.paths = data.paths;
+    s.paths[i].Update(d, s.Count(i, d));
   }
 }
 

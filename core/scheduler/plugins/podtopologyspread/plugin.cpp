@@ -43,8 +43,8 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
     auto constraints = podtopologyspread::BuildConstraints(*pod.pod, defaults_, UnsatisfiableAction::DoNotSchedule,
                                                            snapshot.workloads);
     if (constraints.empty()) return Status::Skip();
-    state.Write(prefilter_slot,
-                podtopologyspread::ComputePreFilterState(pod, std::move(constraints), snapshot, scratch_));
+    state.Write(prefilter_slot, podtopologyspread::ComputePreFilterState(pod, std::move(constraints), snapshot,
+                                                                         scratch_, prefilter_data_));
     return {};
   }
 
@@ -74,7 +74,7 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
     // Only system default constraints tolerate nodes without every topology key (e.g. no zone label).
     bool require_all = !pod.pod->topology_spread_constraints.empty() || !defaults_.system_defaulted;
     state.Write(prescore_slot, podtopologyspread::ComputePreScoreState(pod, std::move(constraints), require_all, nodes,
-                                                                       snapshot, scratch_));
+                                                                       snapshot, scratch_, prescore_data_));
     return {};
   }
 
@@ -98,8 +98,7 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
   }
 
  private:
-  static constexpr const char* kPreFilterNotFound =
-      "reading \"PreFilterPodTopologySpread\" from cycleState: not found";
+  static constexpr const char* kPreFilterNotFound = "reading \"PreFilterPodTopologySpread\" from cycleState: not found";
   static constexpr const char* kPreScoreNotFound =
       "error reading \"PreScorePodTopologySpread\" from cycleState: not found";
 
@@ -113,6 +112,8 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
 
   podtopologyspread::DefaultConstraints defaults_;
   podtopologyspread::Scratch scratch_;
+  std::shared_ptr<podtopologyspread::PreFilterData> prefilter_data_;  // recycled between cycles
+  std::shared_ptr<podtopologyspread::PreScoreData> prescore_data_;
 };
 
 }  // namespace

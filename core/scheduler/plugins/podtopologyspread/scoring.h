@@ -12,13 +12,15 @@
 
 namespace kplace::plugins::podtopologyspread {
 
-// preScoreState. Immutable after PreScore, so clones share it (upstream Clone returns the same object).
+// preScoreState. Immutable after PreScore, so clones share it (upstream Clone returns the same object). The plugin
+// recycles the object (and its capacity) once no state refers to it.
 struct PreScoreData {
   std::vector<Constraint> constraints;  // soft (ScheduleAnyway) constraints
   bool require_all_topologies = true;
-  std::vector<double> weights;  // TopologyNormalizingWeight
-  // Per constraint (empty for kubernetes.io/hostname): domain values and matching pods (TopologyValueToPodCounts).
-  std::vector<std::vector<Symbol>> values;
+  std::vector<double> weights;                             // TopologyNormalizingWeight
+  std::vector<std::shared_ptr<const KeyDomains>> domains;  // per constraint
+  // Per constraint except kubernetes.io/hostname, by domain id (one more slot stands for a missing label, which
+  // counts as the value ""): matching pods (TopologyValueToPodCounts).
   std::vector<std::vector<std::int64_t>> counts;
   // Per snapshot node: the raw score of a feasible node, kIgnored (IgnoredNodes) or kNotScored.
   std::vector<std::int64_t> raw;
@@ -37,7 +39,8 @@ struct PreScoreState : framework::StateData {
 std::unique_ptr<PreScoreState> ComputePreScoreState(const framework::PodInfo& pod, std::vector<Constraint> constraints,
                                                     bool require_all_topologies,
                                                     const std::vector<const framework::NodeInfo*>& feasible,
-                                                    const framework::Snapshot& snapshot, Scratch& scratch);
+                                                    const framework::Snapshot& snapshot, Scratch& scratch,
+                                                    std::shared_ptr<PreScoreData>& recycled);
 
 std::int64_t ScoreNode(const PreScoreState& s, const framework::PodInfo& pod, const framework::NodeInfo& node);
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/scheduler/plugins/helper/node_affinity_match.h"
+
 namespace kplace::plugins::podtopologyspread {
 namespace {
 
@@ -21,56 +23,125 @@ std::uint64_t SelectorHash(Symbol ns, const LabelSelector& s) {
   return h;
 }
 
+bool SameRequirements(const std::vector<LabelRequirement>& a, const std::vector<LabelRequirement>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const auto &x = a[i], &y = b[i];
+    if (x.key != y.key || x.op != y.op || x.values != y.values || x.number != y.number) return false;
+  }
+  return true;
+}
+
+bool SameNodeSelector(const std::optional<NodeSelector>& a, const std::optional<NodeSelector>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  if (!a) return true;
+  if (a->terms.size() != b->terms.size()) return false;
+  for (std::size_t i = 0; i < a->terms.size(); ++i) {
+    const auto &x = a->terms[i], &y = b->terms[i];
+    if (x.invalid() != y.invalid() || !SameRequirements(x.match_expressions, y.match_expressions) ||
+        !SameRequirements(x.match_fields, y.match_fields))
+      return false;
+  }
+  return true;
+}
+
+bool SameTolerations(const std::vector<Toleration>& a, const std::vector<Toleration>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].key != b[i].key || a[i].op != b[i].op || a[i].value != b[i].value || a[i].effect != b[i].effect)
+      return false;
+  return true;
+}
+
+const std::optional<NodeSelector>& RequiredTerms(const Pod& pod) {
+  static const std::optional<NodeSelector> kNone;
+  const auto& na = pod.affinity.node_affinity;
+  return na ? na->required : kNone;
+}
+
+// Finds the entry `same` accepts or makes one, evicting the least recently used one beyond `limit`.
+template <typename Entry, typename Same>
+Entry& FindOrMake(std::vector<std::unique_ptr<Entry>>& entries, std::size_t limit, Same&& same, bool* made) {
+  for (auto& e : entries) {
+    if (same(*e)) {
+      *made = false;
+      return *e;
+    }
+  }
+  if (entries.size() >= limit) {
+    auto victim = std::min_element(entries.begin(), entries.end(),
+                                   [](const auto& a, const auto& b) { return a->last_used < b->last_used; });
+    entries.erase(victim);
+  }
+  *made = true;
+  return *entries.emplace_back(std::make_unique<Entry>());
+}
+
 }  // namespace
 
 void SnapshotCache::Sync(const framework::Snapshot& snapshot) {
-  snapshot_ = &snapshot;
   ++tick_;
   const std::size_t n = snapshot.nodes.size();
+  if (&snapshot != snapshot_ || snapshot.nodes.data() != nodes_data_) {
+    // Another snapshot (or its node list was rebuilt): freed Node addresses may be reused, start over.
+    snapshot_ = &snapshot;
+    nodes_data_ = snapshot.nodes.data();
+    node_.clear();
+  }
   bool layout_changed = n != node_.size();
   if (layout_changed) {
-    node_.resize(n, nullptr);
+    node_.assign(n, nullptr);
     generation_.resize(n, 0);
     num_pods_.resize(n, 0);
     stamp_.resize(n, 0);
   }
+  const framework::NodeInfo* nodes = snapshot.nodes.data();
+  const Node** node = node_.data();
+  std::uint64_t* generation = generation_.data();
+  std::size_t* num_pods = num_pods_.data();
+  std::uint64_t* stamp = stamp_.data();
   for (std::size_t i = 0; i < n; ++i) {
-    const framework::NodeInfo& ni = snapshot.nodes[i];
-    if (node_[i] != ni.node) {
-      node_[i] = ni.node;
+    const framework::NodeInfo& ni = nodes[i];
+    if (node[i] != ni.node) {
+      node[i] = ni.node;
       layout_changed = true;
-    } else if (generation_[i] == ni.generation && num_pods_[i] == ni.pods.size()) {
+    } else if (generation[i] == ni.generation && num_pods[i] == ni.pods.size()) {
       continue;
     }
-    generation_[i] = ni.generation;
-    num_pods_[i] = ni.pods.size();
-    stamp_[i] = ++next_stamp_;
+    generation[i] = ni.generation;
+    num_pods[i] = ni.pods.size();
+    stamp[i] = ++next_stamp_;
   }
   if (layout_changed) ++layout_;
 }
 
-const std::vector<Symbol>& SnapshotCache::Values(Symbol key) {
+std::shared_ptr<const KeyDomains> SnapshotCache::Domains(Symbol key) {
   KeyEntry* e = nullptr;
   for (auto& k : keys_)
-    if (k->key == key) e = k.get();
+    if (k.key == key) e = &k;
   if (!e) {
     if (keys_.size() >= kMaxKeys) {
-      auto victim = std::min_element(keys_.begin(), keys_.end(),
-                                     [](const auto& a, const auto& b) { return a->last_used < b->last_used; });
-      if ((*victim)->last_used != tick_) keys_.erase(victim);
+      keys_.erase(std::min_element(keys_.begin(), keys_.end(),
+                                   [](const auto& a, const auto& b) { return a.last_used < b.last_used; }));
     }
-    keys_.push_back(std::make_unique<KeyEntry>());
-    e = keys_.back().get();
+    e = &keys_.emplace_back();
     e->key = key;
-    e->layout = 0;
   }
   e->last_used = tick_;
-  if (e->layout != layout_) {
+  if (e->layout != layout_ || !e->domains) {
+    auto d = std::make_shared<KeyDomains>();
+    d->of_node.resize(node_.size());
+    for (std::size_t i = 0; i < node_.size(); ++i) {
+      auto v = node_[i]->meta.labels.Get(key);
+      d->of_node[i] = v ? index_.FindOrAdd(*v) : -1;
+    }
+    d->values = index_.keys();
+    d->empty_id = index_.Find(kEmptySymbol);
+    index_.Clear();
     e->layout = layout_;
-    e->values.resize(node_.size());
-    for (std::size_t i = 0; i < node_.size(); ++i) e->values[i] = node_[i]->meta.labels.Get(key).value_or(kNoSymbol);
+    e->domains = std::move(d);
   }
-  return e->values;
+  return e->domains;
 }
 
 const std::vector<std::int32_t>* SnapshotCache::Counts(const Constraint& c, Symbol ns) {
@@ -98,18 +169,63 @@ const std::vector<std::int32_t>* SnapshotCache::Counts(const Constraint& c, Symb
     e->hash = hash;
     e->constraint = c;
   }
+  if (e->last_used == tick_) return &e->counts;  // already brought up to date since the last Sync
   e->last_used = tick_;
   const std::size_t n = node_.size();
   if (e->counts.size() != n) {
     e->counts.assign(n, 0);
     e->stamps.assign(n, 0);  // stamps start at 1: every node is counted
   }
+  const std::uint64_t* now = stamp_.data();
+  std::uint64_t* seen = e->stamps.data();
+  std::int32_t* counts = e->counts.data();
   for (std::size_t i = 0; i < n; ++i) {
-    if (e->stamps[i] == stamp_[i]) continue;
-    e->stamps[i] = stamp_[i];
-    e->counts[i] = CountMatchingPods(snapshot_->nodes[i], e->constraint, ns);
+    if (seen[i] == now[i]) continue;
+    seen[i] = now[i];
+    counts[i] = CountMatchingPods(snapshot_->nodes[i], e->constraint, ns);
   }
   return &e->counts;
+}
+
+const std::vector<char>& SnapshotCache::AffinityMatches(const Pod& pod) {
+  const auto& required = RequiredTerms(pod);
+  bool made = false;
+  AffinityEntry& e = FindOrMake(
+      affinity_, kMaxPolicyEntries,
+      [&](const AffinityEntry& x) {
+        return x.node_selector == pod.node_selector && SameNodeSelector(x.required, required);
+      },
+      &made);
+  if (made) {
+    e.node_selector = pod.node_selector;
+    e.required = required;
+  }
+  e.last_used = tick_;
+  if (made || e.layout != layout_) {
+    e.layout = layout_;
+    e.ok.resize(node_.size());
+    for (std::size_t i = 0; i < node_.size(); ++i) e.ok[i] = helper::MatchesRequiredNodeAffinity(pod, *node_[i]);
+  }
+  return e.ok;
+}
+
+const std::vector<char>& SnapshotCache::TaintsTolerated(const Pod& pod) {
+  bool made = false;
+  TaintEntry& e = FindOrMake(
+      taints_, kMaxPolicyEntries, [&](const TaintEntry& x) { return SameTolerations(x.tolerations, pod.tolerations); },
+      &made);
+  if (made) e.tolerations = pod.tolerations;
+  e.last_used = tick_;
+  if (made || e.layout != layout_) {
+    e.layout = layout_;
+    e.ok.resize(node_.size());
+    for (std::size_t i = 0; i < node_.size(); ++i) {
+      e.ok[i] = FindUntoleratedTaint(node_[i]->taints, pod.tolerations, [](const Taint& t) {
+                  return t.effect == TaintEffect::NoSchedule || t.effect == TaintEffect::NoExecute;
+                }) == nullptr;
+    }
+  }
+  return e.ok;
 }
 
 }  // namespace kplace::plugins::podtopologyspread

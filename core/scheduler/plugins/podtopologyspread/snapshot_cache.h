@@ -1,38 +1,55 @@
 // Per-node data PodTopologySpread reads for every node of the snapshot in every cycle, kept across cycles.
 // kube-scheduler recounts the matching pods of all nodes for each pod (16 goroutines); re-reading every pod of a
 // 5,000-node cluster costs milliseconds here. The cache keeps, per (namespace, selector), each node's count and
-// recounts only nodes whose NodeInfo changed since (Node pointer, generation or pod count differ), and per topology
-// key each node's label value. Results are identical to recounting.
+// recounts only nodes whose NodeInfo changed since (Node pointer, generation or pod count differ). Per topology key
+// it keeps each node's domain id, and per node-affinity terms / tolerations each node's inclusion policy result
+// (pods of one workload share them). Results are identical to recomputing.
 //
-// Assumptions: a NodeInfo's generation (or pod count) changes whenever its pod list changes, and bound pods' labels,
-// namespace and deletionTimestamp are not mutated in place; Node objects are immutable (a changed node is a new
-// Node object).
+// Assumptions: within one Snapshot (same object, same node array) a NodeInfo's generation or pod count changes
+// whenever its pod list changes; bound pods' labels, namespace and deletionTimestamp are not mutated in place; Node
+// objects are immutable (a changed node is a new Node object).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/scheduler/plugins/podtopologyspread/common.h"
 
 namespace kplace::plugins::podtopologyspread {
 
+// The topology domains of one label key over the snapshot's nodes: every distinct value gets a dense id.
+// Immutable once built (a change of nodes builds a new one), so states share it.
+struct KeyDomains {
+  std::vector<std::int32_t> of_node;  // per snapshot node: id of its value, -1 when the node lacks the label
+  std::vector<Symbol> values;         // id -> value
+  std::int32_t empty_id = -1;         // id of the value "" if some node has it, else -1
+};
+
 class SnapshotCache {
  public:
   // Brings the per-node stamps up to date with the snapshot. Call at the start of PreFilter / PreScore; the
   // vectors returned below are valid until the next Sync.
   void Sync(const framework::Snapshot& snapshot);
-  // Per snapshot node: the node's value of label key, kNoSymbol when absent.
-  const std::vector<Symbol>& Values(Symbol key);
+  // The domains of label key over the snapshot's nodes.
+  std::shared_ptr<const KeyDomains> Domains(Symbol key);
   // Per snapshot node: CountMatchingPods(node, c, ns). nullptr when the constraint never counts (nil or {} selector).
   const std::vector<std::int32_t>* Counts(const Constraint& c, Symbol ns);
+  // Per snapshot node: 1 when the node matches the pod's nodeSelector and required node affinity
+  // (nodeAffinityPolicy Honor). Shared by pods with the same terms.
+  const std::vector<char>& AffinityMatches(const Pod& pod);
+  // Per snapshot node: 1 when the pod tolerates every NoSchedule / NoExecute taint of the node (nodeTaintsPolicy
+  // Honor). Shared by pods with the same tolerations.
+  const std::vector<char>& TaintsTolerated(const Pod& pod);
 
  private:
   struct KeyEntry {
     Symbol key = kEmptySymbol;
     std::uint64_t layout = 0;
     std::uint64_t last_used = 0;
-    std::vector<Symbol> values;
+    std::shared_ptr<const KeyDomains> domains;
   };
   struct CountEntry {
     Symbol ns = kEmptySymbol;
@@ -42,10 +59,25 @@ class SnapshotCache {
     std::vector<std::uint64_t> stamps;  // stamp_ of the node when counted
     std::uint64_t last_used = 0;
   };
+  struct AffinityEntry {
+    std::vector<std::pair<Symbol, Symbol>> node_selector;
+    std::optional<NodeSelector> required;
+    std::uint64_t layout = 0;
+    std::uint64_t last_used = 0;
+    std::vector<char> ok;
+  };
+  struct TaintEntry {
+    std::vector<Toleration> tolerations;
+    std::uint64_t layout = 0;
+    std::uint64_t last_used = 0;
+    std::vector<char> ok;
+  };
   static constexpr std::size_t kMaxKeys = 32;
+  static constexpr std::size_t kMaxPolicyEntries = 32;
   static constexpr std::size_t kMaxCountEntries = 128;
 
   const framework::Snapshot* snapshot_ = nullptr;
+  const framework::NodeInfo* nodes_data_ = nullptr;
   std::vector<const Node*> node_;
   std::vector<std::uint64_t> generation_;
   std::vector<std::size_t> num_pods_;
@@ -53,17 +85,19 @@ class SnapshotCache {
   std::uint64_t next_stamp_ = 0;
   std::uint64_t layout_ = 1;  // changes when any index holds a different Node
   std::uint64_t tick_ = 0;
-  std::vector<std::unique_ptr<KeyEntry>> keys_;
+  SymbolIndex index_;
+  std::vector<KeyEntry> keys_;
   std::vector<std::unique_ptr<CountEntry>> counts_;
+  std::vector<std::unique_ptr<AffinityEntry>> affinity_;
+  std::vector<std::unique_ptr<TaintEntry>> taints_;
 };
 
 // Per-plugin state reused across cycles (PreFilter / PreScore run one at a time; Filter / Score never touch it).
 struct Scratch {
   SnapshotCache cache;
-  std::vector<SymbolIndex> index;  // one per constraint
-  void Prepare(std::size_t constraints) {
-    if (index.size() < constraints) index.resize(constraints);
-  }
+  std::vector<std::int64_t> slots;  // PreScore: snapshot position of each feasible node
+  std::vector<char> eligible;       // per node: holds every topology key
+  std::vector<char> flags;          // per domain
 };
 
 }  // namespace kplace::plugins::podtopologyspread
