@@ -236,13 +236,20 @@ Status Framework::RunPreScore(CycleState& state, const PodInfo& pod, const std::
 }
 
 Status Framework::RunScore(const CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,
-                           std::vector<NodeScores>& out) const {
-  out.assign(nodes.size(), {});
-  for (std::size_t i = 0; i < nodes.size(); ++i) out[i].node = nodes[i];
-  std::vector<NodeScore> list(nodes.size());
+                           std::vector<NodeScores>& out, bool detail) const {
+  out.resize(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    out[i].node = nodes[i];
+    out[i].total = 0;
+    out[i].plugins.clear();
+  }
+  auto& list = score_list_;
+  auto& raw = raw_scores_;
+  list.resize(nodes.size());
+  raw.resize(nodes.size());
   for (const auto& entry : score_) {
     const ScorePlugin* p = entry.plugin;
-    bool skipped = state.skip_score[p->prescore_slot / 2];
+    const bool skipped = state.skip_score[p->prescore_slot / 2];
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       list[i].node = nodes[i];
       list[i].score = 0;
@@ -251,8 +258,8 @@ Status Framework::RunScore(const CycleState& state, const PodInfo& pod, const st
       list[i].score = p->Score(state, pod, *nodes[i], s);
       if (!s.IsSuccess()) return s.WithPlugin(p->Name());
     }
-    std::vector<std::int64_t> raw(nodes.size());
-    for (std::size_t i = 0; i < nodes.size(); ++i) raw[i] = list[i].score;
+    if (detail)
+      for (std::size_t i = 0; i < nodes.size(); ++i) raw[i] = list[i].score;
     if (!skipped && p->HasNormalize()) {
       Status s = p->NormalizeScore(state, pod, list);
       if (!s.IsSuccess()) return s.WithPlugin(p->Name());
@@ -264,8 +271,8 @@ Status Framework::RunScore(const CycleState& state, const PodInfo& pod, const st
                                        std::to_string(n) + ", it should in the range of [0, 100] after normalizing")
             .WithPlugin(p->Name());
       }
-      out[i].plugins.push_back({p->Name(), raw[i], n, n * entry.weight, entry.weight, skipped});
       out[i].total += n * entry.weight;
+      if (detail) out[i].plugins.push_back({p->Name(), raw[i], n, n * entry.weight, entry.weight, skipped});
     }
   }
   return {};

@@ -18,7 +18,7 @@ struct ScorePluginEntry {
 
 // Per-plugin scores of one node, for the explanation.
 struct PluginScore {
-  std::string plugin;
+  const char* plugin = "";
   std::int64_t raw = 0;
   std::int64_t normalized = 0;
   std::int64_t weighted = 0;
@@ -29,7 +29,7 @@ struct PluginScore {
 struct NodeScores {
   const NodeInfo* node = nullptr;
   std::int64_t total = 0;
-  std::vector<PluginScore> plugins;
+  std::vector<PluginScore> plugins;  // filled only when RunScore is asked for detail
 };
 
 class Framework {
@@ -49,8 +49,9 @@ class Framework {
   Status RunPreScore(CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,
                      const Snapshot& snapshot);
   // RunScorePlugins: Score, NormalizeScore, weight. Returns per-node totals and per-plugin parts.
+  // detail: also record each plugin's raw / normalized / weighted score per node (for explanations).
   Status RunScore(const CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,
-                  std::vector<NodeScores>& out) const;
+                  std::vector<NodeScores>& out, bool detail = true) const;
   // PreFilterExtensions over every PreFilter plugin that was not skipped.
   Status RunAddPod(CycleState& state, const PodInfo& pod, const PodInfo& added, const NodeInfo& node,
                    const Snapshot& snapshot);
@@ -77,6 +78,9 @@ class Framework {
   std::vector<ScorePluginEntry> score_;
   std::vector<std::string> post_filter_;  // names; PostFilter behaviour lives in the scheduler
   std::optional<std::int32_t> percentage_;
+  // Scratch buffers reused by RunScore (the framework runs one cycle at a time).
+  mutable std::vector<NodeScore> score_list_;
+  mutable std::vector<std::int64_t> raw_scores_;
 };
 
 // The plugin names of the default profile in MultiPoint order, with their default score weights
