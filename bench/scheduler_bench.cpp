@@ -30,7 +30,8 @@ Json GenerateCluster(int num_nodes, int num_pods) {
                      {"topology.kubernetes.io/zone", zones[i % 3]},
                      {"node.kubernetes.io/instance-type", i % 2 ? "m5.large" : "m5.xlarge"}}}}},
                  {"status", {{"allocatable", {{"cpu", i % 2 ? "2" : "4"}, {"memory", "16Gi"}, {"pods", "110"}}}}}};
-    if (i % 10 == 0) node["spec"] = {{"taints", {{{"key", "dedicated"}, {"value", "batch"}, {"effect", "NoSchedule"}}}}};
+    if (i % 10 == 0)
+      node["spec"] = {{"taints", {{{"key", "dedicated"}, {"value", "batch"}, {"effect", "NoSchedule"}}}}};
     items.push_back(node);
   }
   for (int i = 0; i < num_pods; ++i) {
@@ -41,8 +42,11 @@ Json GenerateCluster(int num_nodes, int num_pods) {
         {"metadata", {{"name", "pod-" + std::to_string(i)}, {"namespace", "default"}, {"labels", {{"app", app}}}}},
         {"spec",
          {{"containers",
-           {{{"name", "c"}, {"image", "nginx"}, {"resources", {{"requests", {{"cpu", "100m"}, {"memory", "256Mi"}}}}}}}},
-          {"tolerations", {{{"key", "dedicated"}, {"operator", "Equal"}, {"value", "batch"}, {"effect", "NoSchedule"}}}},
+           {{{"name", "c"},
+             {"image", "nginx"},
+             {"resources", {{"requests", {{"cpu", "100m"}, {"memory", "256Mi"}}}}}}}},
+          {"tolerations",
+           {{{"key", "dedicated"}, {"operator", "Equal"}, {"value", "batch"}, {"effect", "NoSchedule"}}}},
           {"affinity",
            {{"nodeAffinity",
              {{"requiredDuringSchedulingIgnoredDuringExecution",
@@ -71,7 +75,8 @@ void BM_Schedule(benchmark::State& state) {
     placed = result.bind_order.size();
     benchmark::DoNotOptimize(placed);
   }
-  state.counters["pods/s"] = benchmark::Counter(static_cast<double>(pods), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["pods/s"] =
+      benchmark::Counter(static_cast<double>(pods), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["placed"] = static_cast<double>(placed);
 }
 BENCHMARK(BM_Schedule)->Args({500, 1000})->Args({5000, 10000})->Unit(benchmark::kMillisecond)->Iterations(1);

@@ -76,7 +76,8 @@ std::string RenderExplanation(const sim::PodResult& pod, const sim::SimResult& r
       out += "  PreFilter rejected the pod (" + c.prefilter_plugin + "): " + c.prefilter_message + "\n";
     }
     if (!c.nominated_node.empty())
-      out += "  nominated node " + c.nominated_node + (c.nominated_node_fit ? " fits: taken without scoring\n" : " does not fit\n");
+      out += "  nominated node " + c.nominated_node +
+             (c.nominated_node_fit ? " fits: taken without scoring\n" : " does not fit\n");
     if (!c.nodes.empty()) {
       out += "  Filter";
       if (c.num_nodes_to_find < c.num_all_nodes)

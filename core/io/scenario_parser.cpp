@@ -20,7 +20,8 @@ std::optional<std::int64_t> ParseRfc3339(const std::string& s) {
   int y, mo, d, h, mi, sec;
   char t;
   int n = 0;
-  if (std::sscanf(s.c_str(), "%4d-%2d-%2d%c%2d:%2d:%2d%n", &y, &mo, &d, &t, &h, &mi, &sec, &n) != 7) return std::nullopt;
+  if (std::sscanf(s.c_str(), "%4d-%2d-%2d%c%2d:%2d:%2d%n", &y, &mo, &d, &t, &h, &mi, &sec, &n) != 7)
+    return std::nullopt;
   if (t != 'T' && t != 't' && t != ' ') return std::nullopt;
   if (n != 19 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || sec > 59) return std::nullopt;
   static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -209,7 +210,8 @@ std::vector<Symbol> SymbolList(const Json& parent, const char* name, const Reade
 PodAffinityTerm ParsePodAffinityTerm(const Json& v, const Reader& r) {
   r.ExpectObject(v);
   PodAffinityTerm t;
-  if (auto it = v.find("labelSelector"); it != v.end()) t.label_selector = r.Field("labelSelector").AsLabelSelector(*it);
+  if (auto it = v.find("labelSelector"); it != v.end())
+    t.label_selector = r.Field("labelSelector").AsLabelSelector(*it);
   t.namespaces = SymbolList(v, "namespaces", r);
   if (auto it = v.find("namespaceSelector"); it != v.end() && !it->is_null())
     t.namespace_selector = r.Field("namespaceSelector").AsLabelSelector(*it);
@@ -270,7 +272,8 @@ TopologySpreadConstraint ParseSpreadConstraint(const Json& v, const Reader& r) {
     c.when_unsatisfiable = UnsatisfiableAction::ScheduleAnyway;
   else
     r.Field("whenUnsatisfiable").Fail("unsupported value \"" + *when + "\" (DoNotSchedule or ScheduleAnyway)");
-  if (auto it = v.find("labelSelector"); it != v.end()) c.label_selector = r.Field("labelSelector").AsLabelSelector(*it);
+  if (auto it = v.find("labelSelector"); it != v.end())
+    c.label_selector = r.Field("labelSelector").AsLabelSelector(*it);
   if (auto md = r.Int(v, "minDomains", 1, INT32_MAX)) {
     // Only meaningful with DoNotSchedule; the scheduler ignores it otherwise.
     c.min_domains = static_cast<std::int32_t>(*md);
@@ -292,13 +295,14 @@ Container ParseContainer(const Json& v, const Reader& r, bool init) {
     Reader rr = r.Field("resources");
     std::vector<std::string> req_names, lim_names;
     Resource limits;
-    if (const Json* req = rr.Object(*res, "requests")) c.requests = rr.Field("requests").AsResourceList(*req, &req_names);
+    if (const Json* req = rr.Object(*res, "requests"))
+      c.requests = rr.Field("requests").AsResourceList(*req, &req_names);
     if (const Json* lim = rr.Object(*res, "limits")) limits = rr.Field("limits").AsResourceList(*lim, &lim_names);
     // Admission defaulting: a resource with a limit and no request gets request = limit.
     for (const auto& name : lim_names) {
       if (std::find(req_names.begin(), req_names.end(), name) != req_names.end()) continue;
       auto q = Quantity::Parse(res->at("limits").at(name).is_string() ? res->at("limits").at(name).get<std::string>()
-                                                                       : res->at("limits").at(name).dump());
+                                                                      : res->at("limits").at(name).dump());
       AddResource(c.requests, name, *q);
       req_names.push_back(name);
     }
@@ -455,7 +459,8 @@ Node ParseNode(const Json& v, const Reader& r) {
         ir.ExpectObject(img);
         ContainerImage ci;
         if (const Json* names = ir.Array(img, "names"))
-          for (std::size_t j = 0; j < names->size(); ++j) ci.names.push_back(ir.Field("names").Index(j).AsString((*names)[j]));
+          for (std::size_t j = 0; j < names->size(); ++j)
+            ci.names.push_back(ir.Field("names").Index(j).AsString((*names)[j]));
         ci.size_bytes = ir.Int(img, "sizeBytes", 0, INT64_MAX).value_or(0);
         node.images.push_back(std::move(ci));
       }
@@ -515,7 +520,8 @@ void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& 
   if (plugin == "NodeResourcesFit") {
     auto& a = out.fit;
     if (const Json* ir = r.Array(args, "ignoredResources"))
-      for (std::size_t i = 0; i < ir->size(); ++i) a.ignored_resources.push_back(r.Field("ignoredResources").Index(i).AsString((*ir)[i]));
+      for (std::size_t i = 0; i < ir->size(); ++i)
+        a.ignored_resources.push_back(r.Field("ignoredResources").Index(i).AsString((*ir)[i]));
     if (const Json* ig = r.Array(args, "ignoredResourceGroups"))
       for (std::size_t i = 0; i < ig->size(); ++i) {
         Reader gr = r.Field("ignoredResourceGroups").Index(i);
@@ -570,7 +576,8 @@ void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& 
         Reader rr = r.Field("resources").Index(i);
         for (std::size_t j = 0; j < i; ++j)
           if (resources[j].name == resources[i].name)
-            rr.Field("name").Fail("duplicate \"" + resources[i].name + "\" (also resources[" + std::to_string(j) + "])");
+            rr.Field("name").Fail("duplicate \"" + resources[i].name + "\" (also resources[" + std::to_string(j) +
+                                  "])");
         if (resources[i].weight != 1) rr.Field("weight").Fail("must be 1, got " + std::to_string(resources[i].weight));
       }
     }
@@ -603,7 +610,8 @@ void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& 
     }
   } else if (plugin == "InterPodAffinity") {
     auto& a = out.inter_pod_affinity;
-    if (auto w = r.Int(args, "hardPodAffinityWeight", 0, 100)) a.hard_pod_affinity_weight = static_cast<std::int32_t>(*w);
+    if (auto w = r.Int(args, "hardPodAffinityWeight", 0, 100))
+      a.hard_pod_affinity_weight = static_cast<std::int32_t>(*w);
     if (auto b = r.Bool(args, "ignorePreferredTermsOfExistingPods")) a.ignore_preferred_terms_of_existing_pods = *b;
   } else if (plugin == "NodeAffinity") {
     if (const Json* aa = r.Object(args, "addedAffinity"))
@@ -615,7 +623,8 @@ namespace {
 
 SchedulerConfig ParseSchedulerConfig(const Json& v, const Reader& r, std::vector<std::string>& warnings) {
   SchedulerConfig cfg;
-  if (auto p = r.Int(v, "percentageOfNodesToScore", 0, 100)) cfg.percentage_of_nodes_to_score = static_cast<std::int32_t>(*p);
+  if (auto p = r.Int(v, "percentageOfNodesToScore", 0, 100))
+    cfg.percentage_of_nodes_to_score = static_cast<std::int32_t>(*p);
   const Json* profiles = r.Array(v, "profiles");
   if (!profiles || profiles->empty()) return cfg;
   if (profiles->size() > 1) warnings.push_back("KubeSchedulerConfiguration: only profiles[0] is simulated");
@@ -624,7 +633,8 @@ SchedulerConfig ParseSchedulerConfig(const Json& v, const Reader& r, std::vector
   pr.ExpectObject(prof);
   auto& profile = cfg.profile;
   profile.scheduler_name = pr.String(prof, "schedulerName").value_or("default-scheduler");
-  if (auto p = pr.Int(prof, "percentageOfNodesToScore", 0, 100)) profile.percentage_of_nodes_to_score = static_cast<std::int32_t>(*p);
+  if (auto p = pr.Int(prof, "percentageOfNodesToScore", 0, 100))
+    profile.percentage_of_nodes_to_score = static_cast<std::int32_t>(*p);
   if (const Json* plugins = pr.Object(prof, "plugins")) {
     Reader pl = pr.Field("plugins");
     for (const char* point : kExtensionPoints) {
@@ -726,8 +736,7 @@ PodDisruptionBudget ParsePdb(const Json& v, const Reader& r) {
     if (auto it = spec->find("selector"); it != spec->end()) pdb.selector = s.Field("selector").AsLabelSelector(*it);
     pdb.min_available = ParseIntOrPercent(*spec, "minAvailable", s);
     pdb.max_unavailable = ParseIntOrPercent(*spec, "maxUnavailable", s);
-    if (pdb.min_available && pdb.max_unavailable)
-      s.Fail("minAvailable and maxUnavailable cannot be both set");
+    if (pdb.min_available && pdb.max_unavailable) s.Fail("minAvailable and maxUnavailable cannot be both set");
   }
   if (const Json* status = r.Object(v, "status")) {
     if (auto d = r.Field("status").Int(*status, "disruptionsAllowed", 0, INT32_MAX))
@@ -866,7 +875,8 @@ Simulation ParseSimulation(const Json& v, const Reader& r) {
     else
       s.Field("seed").Fail("expected integer, got " + JsonTypeName(*it));
   }
-  if (auto v2 = s.String(*spec, "kubernetesVersion")) sim.kubernetes_minor = ParseKubernetesVersion(*v2, s.Field("kubernetesVersion"));
+  if (auto v2 = s.String(*spec, "kubernetesVersion"))
+    sim.kubernetes_minor = ParseKubernetesVersion(*v2, s.Field("kubernetesVersion"));
   return sim;
 }
 
@@ -1008,8 +1018,8 @@ Scenario ParseScenarioJson(const Json& doc) {
       if (auto n = m->find("name"); n != m->end() && n->is_string()) name = n->get<std::string>();
       if (auto n = m->find("namespace"); n != m->end() && n->is_string()) ns = n->get<std::string>();
     }
-    static const std::set<std::string> kNamespaced = {"Pod", "PodDisruptionBudget", "DaemonSet", "Deployment",
-                                                      "ReplicaSet", "StatefulSet", "Service"};
+    static const std::set<std::string> kNamespaced = {"Pod",        "PodDisruptionBudget", "DaemonSet", "Deployment",
+                                                      "ReplicaSet", "StatefulSet",         "Service"};
     bool namespaced = kNamespaced.count(item_kind) > 0;
     if (namespaced && ns.empty()) ns = "default";
     Reader r(label + " (" + Describe(item_kind, ns, name) + ")", "");
@@ -1028,7 +1038,8 @@ Scenario ParseScenarioJson(const Json& doc) {
       n.item_index = static_cast<int>(i);
       check_duplicate();
       sc.nodes.push_back(std::move(n));
-      if (static_cast<std::int64_t>(sc.nodes.size()) > kMaxNodes) r.Fail("more than " + std::to_string(kMaxNodes) + " nodes");
+      if (static_cast<std::int64_t>(sc.nodes.size()) > kMaxNodes)
+        r.Fail("more than " + std::to_string(kMaxNodes) + " nodes");
     } else if (item_kind == "Pod") {
       Pod p = ParsePod(item, r);
       if (p.meta.name.empty()) r.Field("metadata.name").Fail("required");
@@ -1089,8 +1100,10 @@ Scenario ParseScenarioJson(const Json& doc) {
   for (const auto& w : sc.workloads) {
     if (w.kind != "Deployment" && w.kind != "ReplicaSet" && w.kind != "StatefulSet") continue;
     total += w.replicas;
-    Reader r("items[" + std::to_string(w.item_index) + "] (" + Describe(w.kind, w.meta.namespace_, w.meta.name) + ")", "");
-    if (total > kMaxPods) r.Field("spec.replicas").Fail("the scenario would have more than " + std::to_string(kMaxPods) + " pods");
+    Reader r("items[" + std::to_string(w.item_index) + "] (" + Describe(w.kind, w.meta.namespace_, w.meta.name) + ")",
+             "");
+    if (total > kMaxPods)
+      r.Field("spec.replicas").Fail("the scenario would have more than " + std::to_string(kMaxPods) + " pods");
     for (std::int32_t i = 0; i < w.replicas; ++i) {
       Pod p = *w.pod_template;
       p.meta.name = w.meta.name + "-" + std::to_string(i);

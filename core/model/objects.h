@@ -92,7 +92,7 @@ struct ObjectMeta {
   std::string namespace_;  // empty for cluster-scoped objects
   Labels labels;
   std::map<std::string, std::string> label_text;  // for display, in key order
-  std::string creation_timestamp;                  // RFC 3339 as given ("" if absent)
+  std::string creation_timestamp;                 // RFC 3339 as given ("" if absent)
   std::int64_t creation_unix = 0;
   std::vector<OwnerReference> owner_references;
   bool deleting = false;  // deletionTimestamp set

@@ -28,7 +28,7 @@ struct Toleration {
   Symbol key = kEmptySymbol;  // empty + Exists tolerates every taint
   TolerationOp op = TolerationOp::Equal;
   Symbol value = kEmptySymbol;
-  TaintEffect effect = TaintEffect::None;  // None (empty) matches every effect
+  TaintEffect effect = TaintEffect::None;          // None (empty) matches every effect
   std::optional<std::int64_t> toleration_seconds;  // irrelevant to placement
 
   bool Tolerates(const Taint& t) const {

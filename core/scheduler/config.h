@@ -70,10 +70,9 @@ struct PluginSet {
 };
 
 // Extension point names as in the config's "plugins" object.
-inline constexpr const char* kExtensionPoints[] = {"multiPoint", "preEnqueue", "queueSort", "preFilter",
-                                                   "filter",     "postFilter", "preScore",  "score",
-                                                   "reserve",    "permit",     "preBind",   "bind",
-                                                   "postBind"};
+inline constexpr const char* kExtensionPoints[] = {"multiPoint", "preEnqueue", "queueSort", "preFilter", "filter",
+                                                   "postFilter", "preScore",   "score",     "reserve",   "permit",
+                                                   "preBind",    "bind",       "postBind"};
 
 struct SchedulerProfile {
   std::string scheduler_name = "default-scheduler";

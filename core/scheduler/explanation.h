@@ -32,16 +32,16 @@ struct CycleExplanation {
   std::vector<std::string> filter_plugins;  // in the order they ran
   std::string prefilter_plugin;             // set when PreFilter rejected the pod
   std::string prefilter_message;
-  std::string nominated_node;               // status.nominatedNodeName evaluated first, if any
+  std::string nominated_node;  // status.nominatedNodeName evaluated first, if any
   bool nominated_node_fit = false;
-  std::vector<NodeFilterRecord> nodes;      // in evaluation order; nodes never evaluated are absent
+  std::vector<NodeFilterRecord> nodes;  // in evaluation order; nodes never evaluated are absent
   std::size_t num_all_nodes = 0;
-  std::size_t num_nodes_to_find = 0;        // percentageOfNodesToScore cut-off
-  std::vector<NodeScoreRecord> scores;      // sorted by total desc, then name
+  std::size_t num_nodes_to_find = 0;    // percentageOfNodesToScore cut-off
+  std::vector<NodeScoreRecord> scores;  // sorted by total desc, then name
   std::string chosen;
-  std::vector<std::string> tied;            // nodes sharing the top score (chosen included), sorted
+  std::vector<std::string> tied;  // nodes sharing the top score (chosen included), sorted
   std::string post_filter_message;
-  std::string message;                      // FailedScheduling message when unschedulable
+  std::string message;  // FailedScheduling message when unschedulable
 };
 
 }  // namespace kplace

@@ -29,7 +29,7 @@ ClusterState::ClusterState(const Scenario& sc, const std::vector<std::int32_t>& 
   bound_.assign(sc.pods.size(), nullptr);
   for (std::size_t i = 0; i < sc.pods.size(); ++i) {
     infos_.push_back(framework::NewPodInfo(sc.pods[i], i < priorities.size() ? priorities[i] : 0,
-                                          Features{sc.simulation.kubernetes_minor}));
+                                           Features{sc.simulation.kubernetes_minor}));
   }
   for (std::size_t i = 0; i < sc.pods.size(); ++i) {
     const Pod& p = sc.pods[i];

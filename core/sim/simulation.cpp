@@ -118,7 +118,8 @@ SimResult Run(Scenario sc, const RunOptions& options) {
     result.nodes.push_back(std::move(s));
   }
   result.pods = std::move(pods);
-  std::sort(result.pods.begin(), result.pods.end(), [](const PodResult& a, const PodResult& b) { return a.key < b.key; });
+  std::sort(result.pods.begin(), result.pods.end(),
+            [](const PodResult& a, const PodResult& b) { return a.key < b.key; });
   return result;
 }
 

@@ -19,12 +19,12 @@ struct PodAttempt {
 };
 
 struct PodResult {
-  std::string key;  // namespace/name
+  std::string key;             // namespace/name
   std::string generated_from;  // e.g. "Deployment/web", "" for pods given as Pod items
   std::int32_t priority = 0;
-  bool bound_at_start = false;  // spec.nodeName was set in the input
-  std::string node;             // where it runs (or ran from the start)
-  std::string unschedulable;    // last FailedScheduling message when not placed
+  bool bound_at_start = false;                // spec.nodeName was set in the input
+  std::string node;                           // where it runs (or ran from the start)
+  std::string unschedulable;                  // last FailedScheduling message when not placed
   std::vector<std::string> scheduling_gates;  // non-empty: never entered the queue
   std::vector<PodAttempt> attempts;
   std::vector<CycleExplanation> explanations;  // one per attempt, only for explained pods
@@ -39,7 +39,7 @@ struct SimResult {
   Mode mode = Mode::Cluster;
   std::uint64_t seed = 0;
   int kubernetes_minor = 35;
-  std::vector<PodResult> pods;  // sorted by key
+  std::vector<PodResult> pods;     // sorted by key
   std::vector<NodeSummary> nodes;  // snapshot order
   std::vector<std::string> warnings;
   // Scheduling order: pod keys in the order their successful cycles ran.

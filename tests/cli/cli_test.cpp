@@ -1,11 +1,11 @@
 // The kplace binary end to end: exit codes, stdout/stderr separation, flags.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
@@ -62,13 +62,13 @@ TEST(Cli, ExplainShowsFilterAndScores) {
 }
 
 TEST(Cli, BadInputExitsTwoWithPathAndNoStdout) {
-  Output o = RunCli("run -",
-                    R"({"kind":"List","items":[{"kind":"Pod","metadata":{"name":"web"},"spec":{"containers":[)"
-                    R"({"name":"c","resources":{"requests":{"cpu":"abc"}}}]}}]})");
+  Output o = RunCli("run -", R"({"kind":"List","items":[{"kind":"Pod","metadata":{"name":"web"},"spec":{"containers":[)"
+                             R"({"name":"c","resources":{"requests":{"cpu":"abc"}}}]}}]})");
   EXPECT_EQ(o.code, 2);
   EXPECT_EQ(o.out, "");
-  EXPECT_EQ(o.err, "kplace: items[0] (Pod default/web): spec.containers[0].resources.requests.cpu: \"abc\" is not a "
-                   "quantity\n");
+  EXPECT_EQ(o.err,
+            "kplace: items[0] (Pod default/web): spec.containers[0].resources.requests.cpu: \"abc\" is not a "
+            "quantity\n");
 }
 
 TEST(Cli, MalformedJsonReportsLineAndColumn) {

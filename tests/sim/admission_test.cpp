@@ -1,9 +1,10 @@
 // Admission-time behaviour: priorities, default tolerations, DaemonSet pods, and the run loop's queue order.
+#include "core/sim/admission.h"
+
 #include <gtest/gtest.h>
 
 #include "core/io/result_writer.h"
 #include "core/io/scenario_parser.h"
-#include "core/sim/admission.h"
 #include "core/sim/simulation.h"
 
 namespace kplace {
@@ -28,7 +29,8 @@ Json Pod(const std::string& name, Json spec = Json::object()) {
 }
 
 Scenario Parse(Json items) {
-  items.insert(items.begin(), Json{{"kind", "Simulation"}, {"metadata", {{"name", "s"}}}, {"spec", {{"mode", "scheduler"}}}});
+  items.insert(items.begin(),
+               Json{{"kind", "Simulation"}, {"metadata", {{"name", "s"}}}, {"spec", {{"mode", "scheduler"}}}});
   return io::ParseScenarioJson(Json{{"kind", "List"}, {"items", items}});
 }
 
@@ -52,7 +54,8 @@ TEST(Admission, MissingPriorityClassNamesThePod) {
     sim::ResolvePriorities(sc);
     FAIL() << "expected an error";
   } catch (const io::InputError& e) {
-    EXPECT_STREQ(e.what(), "items[1] (Pod default/a): spec.priorityClassName: no PriorityClass with name nope was found");
+    EXPECT_STREQ(e.what(),
+                 "items[1] (Pod default/a): spec.priorityClassName: no PriorityClass with name nope was found");
   }
 }
 
@@ -89,14 +92,13 @@ TEST(Admission, DaemonSetPodsOnEligibleNodesOnly) {
     if (p.generated_from == "DaemonSet/agent") placed[p.key] = p.node;
   // w2's taint is not tolerated; w3 is cordoned but daemon pods tolerate node.kubernetes.io/unschedulable;
   // "other" lacks the label.
-  EXPECT_EQ(placed, (std::map<std::string, std::string>{{"kube-system/agent-w1", "w1"}, {"kube-system/agent-w3", "w3"}}));
+  EXPECT_EQ(placed,
+            (std::map<std::string, std::string>{{"kube-system/agent-w1", "w1"}, {"kube-system/agent-w3", "w3"}}));
 }
 
 TEST(Simulation, PriorityThenCreationThenInputOrder) {
-  Scenario sc = Parse({Node("n", {{"status", {{"allocatable", {{"cpu", "2"}}}}}}),
-                       Pod("late", {{"priority", 5}}),
-                       Pod("early", {{"priority", 5}}),
-                       Pod("first", {{"priority", 10}})});
+  Scenario sc = Parse({Node("n", {{"status", {{"allocatable", {{"cpu", "2"}}}}}}), Pod("late", {{"priority", 5}}),
+                       Pod("early", {{"priority", 5}}), Pod("first", {{"priority", 10}})});
   sc.pods[0].meta.creation_unix = 200;  // late
   sc.pods[1].meta.creation_unix = 100;  // early
   auto result = sim::Run(std::move(sc));
@@ -106,12 +108,12 @@ TEST(Simulation, PriorityThenCreationThenInputOrder) {
 TEST(Simulation, PodAffinityRetriedAfterItsTargetBinds) {
   // "follower" comes first in the queue (higher priority) but requires a pod that has not been scheduled yet;
   // once "leader" binds, the queueing hint of InterPodAffinity sends it back and it lands next to the leader.
-  Json follower_spec = {
-      {"priority", 10},
-      {"affinity",
-       {{"podAffinity",
-         {{"requiredDuringSchedulingIgnoredDuringExecution",
-           {{{"labelSelector", {{"matchLabels", {{"app", "leader"}}}}}, {"topologyKey", "kubernetes.io/hostname"}}}}}}}}};
+  Json follower_spec = {{"priority", 10},
+                        {"affinity",
+                         {{"podAffinity",
+                           {{"requiredDuringSchedulingIgnoredDuringExecution",
+                             {{{"labelSelector", {{"matchLabels", {{"app", "leader"}}}}},
+                               {"topologyKey", "kubernetes.io/hostname"}}}}}}}}};
   Json leader = Pod("leader", {{"nodeSelector", {{"kubernetes.io/hostname", "n2"}}}});
   leader["metadata"]["labels"] = {{"app", "leader"}};
   Scenario sc = Parse({Node("n1"), Node("n2"), Pod("follower", follower_spec), leader});

@@ -1,10 +1,9 @@
 // Loading of the JSON test tables under tests/data.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace kplace::testing {
 

@@ -10,13 +10,15 @@ namespace kplace::framework {
 
 std::vector<DefaultPlugin> DefaultMultiPoint(const Features& features) {
   std::vector<DefaultPlugin> list = {
-      {names::kSchedulingGates, 0},   {names::kPrioritySort, 0},      {names::kNodeUnschedulable, 0},
-      {names::kNodeName, 0},          {names::kTaintToleration, 3},   {names::kNodeAffinity, 2},
-      {names::kNodePorts, 0},         {names::kNodeResourcesFit, 1},  {names::kVolumeRestrictions, 0},
-      {names::kNodeVolumeLimits, 0},  {names::kVolumeBinding, 0},     {names::kVolumeZone, 0},
-      {names::kPodTopologySpread, 2}, {names::kInterPodAffinity, 2},  {names::kDefaultPreemption, 0},
-      {names::kNodeResourcesBalancedAllocation, 1},                   {names::kImageLocality, 1},
-      {names::kDefaultBinder, 0},
+      {names::kSchedulingGates, 0},    {names::kPrioritySort, 0},
+      {names::kNodeUnschedulable, 0},  {names::kNodeName, 0},
+      {names::kTaintToleration, 3},    {names::kNodeAffinity, 2},
+      {names::kNodePorts, 0},          {names::kNodeResourcesFit, 1},
+      {names::kVolumeRestrictions, 0}, {names::kNodeVolumeLimits, 0},
+      {names::kVolumeBinding, 0},      {names::kVolumeZone, 0},
+      {names::kPodTopologySpread, 2},  {names::kInterPodAffinity, 2},
+      {names::kDefaultPreemption, 0},  {names::kNodeResourcesBalancedAllocation, 1},
+      {names::kImageLocality, 1},      {names::kDefaultBinder, 0},
   };
   // DynamicResources is on by default from 1.34 and sits right before DefaultPreemption.
   if (features.minor >= 34) {
@@ -146,8 +148,7 @@ std::unique_ptr<Framework> Framework::Create(const SchedulerConfig& config, cons
     std::set<std::string> disabled(specific.disabled.begin(), specific.disabled.end());
     for (const auto& m : multipoint) {
       if (disabled.count("*") || disabled.count(m.name)) continue;
-      if (m.name == names::kDefaultPreemption || m.name == names::kDynamicResources)
-        fw->post_filter_.push_back(m.name);
+      if (m.name == names::kDefaultPreemption || m.name == names::kDynamicResources) fw->post_filter_.push_back(m.name);
     }
   }
   return fw;
@@ -165,8 +166,8 @@ Plugin* Framework::Find(const std::string& name) const {
   return nullptr;
 }
 
-Status Framework::RunPreFilter(CycleState& state, const PodInfo& pod, const Snapshot& snapshot,
-                               PreFilterResult& result, std::vector<std::string>* plugins_with_nodes) {
+Status Framework::RunPreFilter(CycleState& state, const PodInfo& pod, const Snapshot& snapshot, PreFilterResult& result,
+                               std::vector<std::string>* plugins_with_nodes) {
   result.reset();
   std::vector<std::string> with_nodes;
   Status unschedulable;  // the first Unschedulable status; later plugins still run
@@ -189,8 +190,7 @@ Status Framework::RunPreFilter(CycleState& state, const PodInfo& pod, const Snap
         result = std::move(r);
       } else {
         std::set<std::string> both;
-        std::set_intersection(result->begin(), result->end(), r->begin(), r->end(),
-                              std::inserter(both, both.begin()));
+        std::set_intersection(result->begin(), result->end(), r->begin(), r->end(), std::inserter(both, both.begin()));
         result = std::move(both);
       }
       if (result->empty()) {
@@ -200,7 +200,8 @@ Status Framework::RunPreFilter(CycleState& state, const PodInfo& pod, const Snap
           return Status(Code::UnschedulableAndUnresolvable, "node(s) didn't satisfy plugin " + with_nodes[0]);
         std::string list;
         for (const auto& n : with_nodes) list += (list.empty() ? "" : " ") + n;
-        return Status(Code::UnschedulableAndUnresolvable, "node(s) didn't satisfy plugin(s) [" + list + "] simultaneously");
+        return Status(Code::UnschedulableAndUnresolvable,
+                      "node(s) didn't satisfy plugin(s) [" + list + "] simultaneously");
       }
     }
   }

@@ -35,8 +35,7 @@ struct NodeScores {
 class Framework {
  public:
   // Builds the profile; returns nullptr and sets *error for an unknown plugin or bad configuration.
-  static std::unique_ptr<Framework> Create(const SchedulerConfig& config, const Features& features,
-                                           std::string* error);
+  static std::unique_ptr<Framework> Create(const SchedulerConfig& config, const Features& features, std::string* error);
 
   // RunPreFilterPlugins: Skip marks the plugin's Filter skipped; an Unschedulable* status aborts.
   // result receives the intersection of the plugins' PreFilterResults. On rejection the status's plugin()

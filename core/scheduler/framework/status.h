@@ -58,9 +58,7 @@ class Status {
     return out;
   }
 
-  friend bool operator==(const Status& a, const Status& b) {
-    return a.code_ == b.code_ && a.reasons_ == b.reasons_;
-  }
+  friend bool operator==(const Status& a, const Status& b) { return a.code_ == b.code_ && a.reasons_ == b.reasons_; }
 
  private:
   Code code_ = Code::Success;

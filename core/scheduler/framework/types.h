@@ -17,11 +17,11 @@ namespace kplace::framework {
 
 // One pod (anti-)affinity term with its namespaces resolved (framework.AffinityTerm).
 struct AffinityTerm {
-  std::vector<Symbol> namespaces;       // explicit namespaces, or the pod's own when both fields are unset
+  std::vector<Symbol> namespaces;                   // explicit namespaces, or the pod's own when both fields are unset
   std::optional<LabelSelector> namespace_selector;  // {} selects every namespace
-  LabelSelector selector;               // labelSelector plus matchLabelKeys / mismatchLabelKeys requirements
+  LabelSelector selector;  // labelSelector plus matchLabelKeys / mismatchLabelKeys requirements
   Symbol topology_key = kEmptySymbol;
-  std::int32_t weight = 0;              // preferred terms only
+  std::int32_t weight = 0;  // preferred terms only
 
   // AffinityTerm.Matches: the pod's namespace is selected and its labels match the selector.
   bool Matches(Symbol pod_namespace, const Labels& pod_labels, const Labels* namespace_labels) const;
@@ -128,7 +128,7 @@ struct ImageStateSummary {
 class Snapshot {
  public:
   std::vector<NodeInfo> nodes;
-  std::unordered_map<std::string, int> node_index;  // by name
+  std::unordered_map<std::string, int> node_index;                  // by name
   std::unordered_map<std::string, ImageStateSummary> image_states;  // by image name as on the node
   // Per node: image name -> size, for ImageLocality.
   std::vector<std::unordered_map<std::string, std::int64_t>> node_images;

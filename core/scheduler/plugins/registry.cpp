@@ -4,16 +4,16 @@
 #include <map>
 
 #include "core/scheduler/plugins/imagelocality/image_locality.h"
+#include "core/scheduler/plugins/interpodaffinity/plugin.h"
 #include "core/scheduler/plugins/names.h"
+#include "core/scheduler/plugins/nodeaffinity/node_affinity.h"
 #include "core/scheduler/plugins/nodename/node_name.h"
 #include "core/scheduler/plugins/nodeports/node_ports.h"
-#include "core/scheduler/plugins/nodeunschedulable/node_unschedulable.h"
-#include "core/scheduler/plugins/tainttoleration/taint_toleration.h"
-#include "core/scheduler/plugins/interpodaffinity/plugin.h"
-#include "core/scheduler/plugins/nodeaffinity/node_affinity.h"
-#include "core/scheduler/plugins/podtopologyspread/pod_topology_spread.h"
 #include "core/scheduler/plugins/noderesources/balanced_allocation.h"
 #include "core/scheduler/plugins/noderesources/fit.h"
+#include "core/scheduler/plugins/nodeunschedulable/node_unschedulable.h"
+#include "core/scheduler/plugins/podtopologyspread/pod_topology_spread.h"
+#include "core/scheduler/plugins/tainttoleration/taint_toleration.h"
 // plugin headers: add yours above this line, sorted
 
 namespace kplace::plugins {
@@ -41,12 +41,25 @@ const std::map<std::string, Factory>& Registry() {
 }  // namespace
 
 bool IsKnownPlugin(const std::string& name) {
-  static const char* const kAll[] = {
-      names::kPrioritySort,      names::kSchedulingGates,   names::kNodeUnschedulable, names::kNodeName,
-      names::kTaintToleration,   names::kNodeAffinity,      names::kNodePorts,         names::kNodeResourcesFit,
-      names::kVolumeRestrictions, names::kNodeVolumeLimits, names::kVolumeBinding,     names::kVolumeZone,
-      names::kPodTopologySpread, names::kInterPodAffinity,  names::kDynamicResources,  names::kDefaultPreemption,
-      names::kNodeResourcesBalancedAllocation,              names::kImageLocality,     names::kDefaultBinder};
+  static const char* const kAll[] = {names::kPrioritySort,
+                                     names::kSchedulingGates,
+                                     names::kNodeUnschedulable,
+                                     names::kNodeName,
+                                     names::kTaintToleration,
+                                     names::kNodeAffinity,
+                                     names::kNodePorts,
+                                     names::kNodeResourcesFit,
+                                     names::kVolumeRestrictions,
+                                     names::kNodeVolumeLimits,
+                                     names::kVolumeBinding,
+                                     names::kVolumeZone,
+                                     names::kPodTopologySpread,
+                                     names::kInterPodAffinity,
+                                     names::kDynamicResources,
+                                     names::kDefaultPreemption,
+                                     names::kNodeResourcesBalancedAllocation,
+                                     names::kImageLocality,
+                                     names::kDefaultBinder};
   for (const char* n : kAll)
     if (name == n) return true;
   return false;

@@ -14,7 +14,6 @@ bool IsKnownPlugin(const std::string& name);
 // The plugin, or nullptr for known plugins that have nothing to do in kplace's model (volume plugins, the
 // binder) or that the scheduler runs itself (PrioritySort, SchedulingGates, DefaultPreemption,
 // DynamicResources' PostFilter).
-std::unique_ptr<framework::Plugin> NewPlugin(const std::string& name, const PluginArgs& args,
-                                             const Features& features);
+std::unique_ptr<framework::Plugin> NewPlugin(const std::string& name, const PluginArgs& args, const Features& features);
 
 }  // namespace kplace::plugins

@@ -27,8 +27,8 @@ class ImageLocality final : public framework::PreScorePlugin, public framework::
     return {};
   }
 
-  std::int64_t Score(const framework::CycleState& state, const framework::PodInfo& pod,
-                     const framework::NodeInfo& node, framework::Status& status) const override {
+  std::int64_t Score(const framework::CycleState& state, const framework::PodInfo& pod, const framework::NodeInfo& node,
+                     framework::Status& status) const override {
     auto* s = state.Read<PreScoreState>(prescore_slot);
     if (!s) {
       status = framework::Status(framework::Code::Error, "image locality state not found");
@@ -46,8 +46,10 @@ class ImageLocality final : public framework::PreScorePlugin, public framework::
       sum += static_cast<std::int64_t>(static_cast<double>(it->second) * spread);
     }
     std::int64_t max_threshold = kMaxContainerThreshold * static_cast<std::int64_t>(pod.images.size());
-    if (sum < kMinThreshold) sum = kMinThreshold;
-    else if (sum > max_threshold) sum = max_threshold;
+    if (sum < kMinThreshold)
+      sum = kMinThreshold;
+    else if (sum > max_threshold)
+      sum = max_threshold;
     if (max_threshold == kMinThreshold) return 0;
     return framework::kMaxNodeScore * (sum - kMinThreshold) / (max_threshold - kMinThreshold);
   }

@@ -9,4 +9,4 @@
 namespace kplace::plugins {
 inline constexpr const char* kReasonNodeNameMismatch = "node(s) didn't match the requested node name";
 std::unique_ptr<framework::Plugin> NewNodeName(const PluginArgs& args, const Features& features);
-}
+}  // namespace kplace::plugins

@@ -9,4 +9,4 @@
 namespace kplace::plugins {
 inline constexpr const char* kReasonNodePorts = "node(s) didn't have free ports for the requested pod ports";
 std::unique_ptr<framework::Plugin> NewNodePorts(const PluginArgs& args, const Features& features);
-}
+}  // namespace kplace::plugins

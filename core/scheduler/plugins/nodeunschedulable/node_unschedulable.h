@@ -10,4 +10,4 @@
 namespace kplace::plugins {
 inline constexpr const char* kReasonNodeUnschedulable = "node(s) were unschedulable";
 std::unique_ptr<framework::Plugin> NewNodeUnschedulable(const PluginArgs& args, const Features& features);
-}
+}  // namespace kplace::plugins

@@ -38,7 +38,8 @@ class TaintToleration final : public framework::FilterPlugin,
                   const std::vector<const framework::NodeInfo*>&, const framework::Snapshot&) override {
     auto s = std::make_unique<PreScoreState>();
     for (const auto& t : pod.pod->tolerations)
-      if (t.effect == TaintEffect::None || t.effect == TaintEffect::PreferNoSchedule) s->prefer_no_schedule.push_back(t);
+      if (t.effect == TaintEffect::None || t.effect == TaintEffect::PreferNoSchedule)
+        s->prefer_no_schedule.push_back(t);
     state.Write(prescore_slot, std::move(s));
     return {};
   }
