@@ -1,6 +1,7 @@
 #include "core/scheduler/framework/framework.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "core/scheduler/plugins/names.h"
@@ -76,7 +77,10 @@ std::unique_ptr<Framework> Framework::Create(const SchedulerConfig& config, cons
   for (const auto& [point, set] : custom) {
     for (const auto& p : set.enabled) {
       if (!plugins::IsKnownPlugin(p.name)) {
-        *error = "plugins." + point + ".enabled: unknown plugin \"" + p.name + "\"";
+        // runtime/framework.go: e.g. `FilterPlugin "Foo" does not exist`.
+        std::string kind = point;
+        kind[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(kind[0])));
+        *error = "plugins." + point + ".enabled: " + kind + "Plugin \"" + p.name + "\" does not exist";
         return nullptr;
       }
     }

@@ -1,0 +1,100 @@
+// Profile construction: default plugins, weights, and KubeSchedulerConfiguration overrides merged as
+// apis/config/v1/default_plugins.go (mergePluginSet) and runtime/framework.go (expandMultiPointPlugins) do.
+#include "core/scheduler/framework/framework.h"
+
+#include <gtest/gtest.h>
+
+#include "core/io/scenario_parser.h"
+
+namespace kplace {
+namespace {
+
+using Weights = std::vector<std::pair<std::string, std::int64_t>>;
+
+std::unique_ptr<framework::Framework> Build(const std::string& profile_json, int minor = 35) {
+  std::string text =
+      R"({"kind":"List","items":[{"kind":"KubeSchedulerConfiguration","profiles":[)" + profile_json + "]}]}";
+  Scenario sc = io::ParseScenario(text);
+  std::string error;
+  auto fw = framework::Framework::Create(sc.scheduler_config, Features{minor}, &error);
+  EXPECT_TRUE(fw) << error;
+  return fw;
+}
+
+std::vector<std::string> FilterNames(const framework::Framework& fw) {
+  std::vector<std::string> out;
+  for (const auto* p : fw.filter()) out.push_back(p->Name());
+  return out;
+}
+
+Weights ScoreWeights(const framework::Framework& fw) {
+  Weights out;
+  for (const auto& e : fw.score()) out.emplace_back(e.plugin->Name(), e.weight);
+  return out;
+}
+
+TEST(Framework, DefaultProfile) {
+  auto fw = Build("{}");
+  EXPECT_EQ(FilterNames(*fw),
+            (std::vector<std::string>{"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
+                                      "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity"}));
+  EXPECT_EQ(ScoreWeights(*fw), (Weights{{"TaintToleration", 3},
+                                        {"NodeAffinity", 2},
+                                        {"NodeResourcesFit", 1},
+                                        {"PodTopologySpread", 2},
+                                        {"InterPodAffinity", 2},
+                                        {"NodeResourcesBalancedAllocation", 1},
+                                        {"ImageLocality", 1}}));
+  EXPECT_EQ(fw->post_filter(), (std::vector<std::string>{"DynamicResources", "DefaultPreemption"}));
+  EXPECT_EQ(Build("{}", 33)->post_filter(), (std::vector<std::string>{"DefaultPreemption"}));
+}
+
+TEST(Framework, ScoreWeightOverrideComesFirst) {
+  auto fw = Build(R"({"plugins":{"score":{"enabled":[{"name":"NodeResourcesFit","weight":5}]}}})");
+  EXPECT_EQ(ScoreWeights(*fw), (Weights{{"NodeResourcesFit", 5},
+                                        {"TaintToleration", 3},
+                                        {"NodeAffinity", 2},
+                                        {"PodTopologySpread", 2},
+                                        {"InterPodAffinity", 2},
+                                        {"NodeResourcesBalancedAllocation", 1},
+                                        {"ImageLocality", 1}}));
+}
+
+TEST(Framework, DisableAllScoresEnableOne) {
+  auto fw = Build(R"({"plugins":{"score":{"disabled":[{"name":"*"}],"enabled":[{"name":"ImageLocality"}]}}})");
+  EXPECT_EQ(ScoreWeights(*fw), (Weights{{"ImageLocality", 1}}));
+  EXPECT_EQ(FilterNames(*fw).size(), 8u);  // filters untouched
+}
+
+TEST(Framework, MultiPointDisableRemovesEverywhere) {
+  auto fw = Build(R"({"plugins":{"multiPoint":{"disabled":[{"name":"TaintToleration"}]}}})");
+  for (const auto& n : FilterNames(*fw)) EXPECT_NE(n, "TaintToleration");
+  for (const auto& [n, w] : ScoreWeights(*fw)) EXPECT_NE(n, "TaintToleration");
+}
+
+TEST(Framework, FilterDisableKeepsScore) {
+  auto fw = Build(R"({"plugins":{"filter":{"disabled":[{"name":"TaintToleration"}]}}})");
+  for (const auto& n : FilterNames(*fw)) EXPECT_NE(n, "TaintToleration");
+  EXPECT_EQ(ScoreWeights(*fw).front(), (std::pair<std::string, std::int64_t>{"TaintToleration", 3}));
+}
+
+TEST(Framework, MultiPointWeightOverride) {
+  auto fw = Build(R"({"plugins":{"multiPoint":{"enabled":[{"name":"ImageLocality","weight":7}]}}})");
+  EXPECT_EQ(ScoreWeights(*fw).back(), (std::pair<std::string, std::int64_t>{"ImageLocality", 7}));
+}
+
+TEST(Framework, UnknownPluginIsAnError) {
+  Scenario sc = io::ParseScenario(
+      R"({"kind":"List","items":[{"kind":"KubeSchedulerConfiguration","profiles":[{"plugins":{"filter":{"enabled":[{"name":"Nope"}]}}}]}]})");
+  std::string error;
+  EXPECT_FALSE(framework::Framework::Create(sc.scheduler_config, Features{}, &error));
+  EXPECT_EQ(error, "plugins.filter.enabled: FilterPlugin \"Nope\" does not exist");
+}
+
+TEST(Framework, PercentageOfNodesToScoreProfileWins) {
+  auto fw = Build(R"({"percentageOfNodesToScore":30})");
+  EXPECT_EQ(fw->percentage_of_nodes_to_score(), 30);
+}
+
+}  // namespace
+}  // namespace kplace
