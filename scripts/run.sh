@@ -4,8 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh native
-cmake --preset native-release -DKPLACE_BUILD_TESTS=OFF -DKPLACE_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build --preset native-release --target kplace -j "$(nproc)"
+cmake -S . -B build/run -G Ninja -DCMAKE_BUILD_TYPE=Release -DKPLACE_BUILD_TESTS=OFF -DKPLACE_BUILD_BENCHMARKS=OFF >/dev/null
+cmake --build build/run --target kplace -j "$(nproc)"
 preset="${1:-presets/quickstart.json}"
 echo "\$ kplace run $preset"
-build/native-release/kplace run "$preset"
+build/run/kplace run "$preset"
