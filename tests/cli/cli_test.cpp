@@ -1,6 +1,7 @@
 // The kplace binary end to end: exit codes, stdout/stderr separation, flags.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -16,8 +17,11 @@ struct Output {
 };
 
 Output RunCli(const std::string& args, const std::string& stdin_text = "") {
+  // Unique per process and call: ctest runs tests in parallel processes that share TempDir().
+  static int calls = 0;
   std::string dir = ::testing::TempDir();
-  std::string in = dir + "/kplace_in.json", err = dir + "/kplace_err.txt";
+  std::string tag = std::to_string(getpid()) + "_" + std::to_string(++calls);
+  std::string in = dir + "/kplace_in_" + tag + ".json", err = dir + "/kplace_err_" + tag + ".txt";
   std::ofstream(in) << stdin_text;
   std::string cmd = std::string(KPLACE_CLI) + " " + args + " < " + in + " 2> " + err;
   Output o;
@@ -29,6 +33,8 @@ Output RunCli(const std::string& args, const std::string& stdin_text = "") {
   o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::ifstream e(err);
   o.err.assign(std::istreambuf_iterator<char>(e), std::istreambuf_iterator<char>());
+  std::remove(in.c_str());
+  std::remove(err.c_str());
   return o;
 }
 
