@@ -100,7 +100,14 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
     }
 
     // Candidate nodes: all, or those of the PreFilterResult in snapshot order.
-    std::vector<NodeInfo*> candidates;
+    // Per-cycle buffers are reused across cycles to spare the allocator (ScheduleOne is not reentrant).
+    thread_local std::vector<NodeInfo*> candidates;
+    thread_local std::vector<NodeInfo*> feasible;
+    thread_local std::vector<const NodeInfo*> list;
+    thread_local std::vector<framework::NodeScores> scores;
+    candidates.clear();
+    feasible.clear();
+    list.clear();
     std::string absent_reason;
     if (pre_result) {
       for (auto& n : nodes)
@@ -119,7 +126,6 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
     std::size_t to_find = NumFeasibleNodesToFind(fw_.percentage_of_nodes_to_score(), num_all);
     if (fw_.score().empty()) to_find = std::min<std::size_t>(to_find, 1);
     if (explain) explain->num_nodes_to_find = to_find;
-    std::vector<NodeInfo*> feasible;
     std::size_t processed = 0;
     for (std::size_t i = 0; i < num_all && feasible.size() < to_find; ++i) {
       NodeInfo* n = candidates[(next_start_node_index_ + i) % num_all];
@@ -143,8 +149,7 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
       return out;
     }
     if (!feasible.empty()) {
-      std::vector<const NodeInfo*> list(feasible.begin(), feasible.end());
-      std::vector<framework::NodeScores> scores;
+      list.assign(feasible.begin(), feasible.end());
       Status ps = fw_.RunPreScore(state_, pod, list, snapshot);
       Status ss = ps.IsSuccess() ? fw_.RunScore(state_, pod, list, scores, explain != nullptr) : ps;
       if (!ss.IsSuccess()) {
@@ -157,10 +162,15 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
       std::vector<std::size_t> top;
       for (std::size_t i = 0; i < scores.size(); ++i)
         if (scores[i].total == best) top.push_back(i);
-      // Order the tie set by name so the seeded choice does not depend on node evaluation order.
-      std::sort(top.begin(), top.end(),
-                [&](std::size_t a, std::size_t b) { return scores[a].node->Name() < scores[b].node->Name(); });
-      std::size_t pick = top[TieBreak(pod, attempt, top.size())];
+      // Order the tie set by name so the seeded choice does not depend on node evaluation order. Names are unique,
+      // so selecting the k-th by name equals indexing the sorted set; the full sort is needed only to explain.
+      auto by_name = [&](std::size_t a, std::size_t b) { return scores[a].node->Name() < scores[b].node->Name(); };
+      const std::size_t k = TieBreak(pod, attempt, top.size());
+      if (explain)
+        std::sort(top.begin(), top.end(), by_name);
+      else
+        std::nth_element(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(k), top.end(), by_name);
+      std::size_t pick = top[k];
       out.node = const_cast<NodeInfo*>(scores[pick].node);
       if (explain) {
         explain->chosen = out.node->Name();

@@ -37,10 +37,13 @@ ClusterState::ClusterState(const Scenario& sc, const std::vector<std::int32_t>& 
     if (auto* n = snapshot.Get(p.node_name)) Bind(i, *n);
   }
   snapshot.RefreshAffinityLists();
+  // From here on every change to the snapshot's nodes goes through Bind, which logs it.
+  snapshot.tracks_changes = true;
 }
 
 void ClusterState::Bind(std::size_t pod_index, framework::NodeInfo& node) {
   node.AddPod(infos_[pod_index].get());
+  snapshot.changed_nodes.push_back(node.index);
   bound_[pod_index] = &node;
   const auto& info = *infos_[pod_index];
   if (info.HasAffinity()) snapshot.RefreshAffinityLists();

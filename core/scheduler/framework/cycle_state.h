@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <typeinfo>
 #include <vector>
 
 namespace kplace::framework {
@@ -27,7 +28,9 @@ class CycleState {
   template <typename T>
   T* Read(std::size_t slot) const {
     if (slot >= data_.size() || !data_[slot]) return nullptr;
-    return dynamic_cast<T*>(data_[slot].get());
+    StateData* d = data_[slot].get();
+    if (typeid(*d) == typeid(T)) return static_cast<T*>(d);  // exact type: skips the dynamic_cast walk
+    return dynamic_cast<T*>(d);
   }
   CycleState Clone() const {
     CycleState c;

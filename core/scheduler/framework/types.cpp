@@ -349,6 +349,7 @@ void BuildNodeOrder(const std::vector<const Node*>& nodes, Snapshot& out) {
       }
     }
   }
+  out.layout_generation = NextGeneration();
   out.node_index.clear();
   out.node_images.assign(out.nodes.size(), {});
   out.image_states.clear();
@@ -363,6 +364,39 @@ void BuildNodeOrder(const std::vector<const Node*>& nodes, Snapshot& out) {
       }
     }
   }
+}
+
+std::shared_ptr<NodeVerdictCache::Row> NodeVerdictCache::Get(const Snapshot& snapshot,
+                                                             const std::vector<std::uint64_t>& key) {
+  if (snapshot.layout_generation == 0) return nullptr;
+  ++tick_;
+  if (&snapshot != snapshot_ || snapshot.layout_generation != layout_ || !nodes_ ||
+      nodes_->size() != snapshot.nodes.size()) {
+    snapshot_ = &snapshot;
+    layout_ = snapshot.layout_generation;
+    auto nodes = std::make_shared<std::vector<const Node*>>();
+    nodes->reserve(snapshot.nodes.size());
+    for (const auto& n : snapshot.nodes) nodes->push_back(n.node);
+    nodes_ = std::move(nodes);
+    rows_.clear();
+  }
+  for (auto& r : rows_) {
+    if (r->key == key) {
+      r->last_used = tick_;
+      return r;
+    }
+  }
+  if (rows_.size() >= kMaxRows) {
+    rows_.erase(std::min_element(rows_.begin(), rows_.end(),
+                                 [](const auto& a, const auto& b) { return a->last_used < b->last_used; }));
+  }
+  auto r = std::make_shared<Row>();
+  r->nodes = nodes_;
+  r->key = key;
+  r->verdict.assign(nodes_->size(), kUnknown);
+  r->last_used = tick_;
+  rows_.push_back(r);
+  return r;
 }
 
 std::string NormalizedImageName(const std::string& name) {

@@ -12,6 +12,8 @@
 
 #include "core/model/objects.h"
 #include "core/scheduler/config.h"
+#include "core/scheduler/framework/cycle_state.h"
+#include "core/scheduler/framework/status.h"
 
 namespace kplace::framework {
 
@@ -138,6 +140,13 @@ class Snapshot {
   const std::vector<Workload>* workloads = nullptr;
   std::vector<const NodeInfo*> have_pods_with_affinity;
   std::vector<const NodeInfo*> have_pods_with_required_anti_affinity;
+  // Unique nonzero id of the node list, set by BuildNodeOrder (0: built by hand, per-node caches stay off).
+  std::uint64_t layout_generation = 0;
+  // Optional change log: when tracks_changes is set, the owner appends a node's index every time that node's pods
+  // change (ClusterState::Bind), so per-node caches can visit only those. Never truncated. An owner that sets it
+  // must log every change to a NodeInfo in nodes and never replace a NodeInfo's Node without BuildNodeOrder.
+  bool tracks_changes = false;
+  std::vector<int> changed_nodes;
 
   NodeInfo* Get(const std::string& name) {
     auto it = node_index.find(name);
@@ -153,6 +162,57 @@ class Snapshot {
 
 // Builds a snapshot with nodes in node-tree order (upstream backend/cache/node_tree.go).
 void BuildNodeOrder(const std::vector<const Node*>& nodes, Snapshot& out);
+
+// Filter verdicts that depend only on pod spec fields a plugin reads and on the Node object (never on pods), kept
+// across cycles: one row per distinct signature of those fields, one byte per snapshot node (unknown/pass/fail).
+// A row is used only for a NodeInfo whose Node is the one at its index when the row's layout was taken, so what-if
+// copies of NodeInfos share it. Invariants: BuildNodeOrder gives every node list a new layout_generation; Node
+// objects are not mutated in place while a snapshot refers to them (a changed node is a new Node object).
+class NodeVerdictCache {
+ public:
+  enum : std::uint8_t { kUnknown = 0, kPass = 1, kFail = 2 };
+  struct Row {
+    std::shared_ptr<const std::vector<const Node*>> nodes;  // layout: Node per snapshot index
+    std::vector<std::uint64_t> key;                         // exact signature (not a hash)
+    std::vector<std::uint8_t> verdict;                      // per snapshot index
+    std::uint64_t last_used = 0;
+  };
+  // The row of key for the snapshot's current layout (new rows are all kUnknown); nullptr when the snapshot has no
+  // layout_generation.
+  std::shared_ptr<Row> Get(const Snapshot& snapshot, const std::vector<std::uint64_t>& key);
+
+ private:
+  static constexpr std::size_t kMaxRows = 32;
+  const Snapshot* snapshot_ = nullptr;
+  std::uint64_t layout_ = 0;
+  std::uint64_t tick_ = 0;
+  std::shared_ptr<const std::vector<const Node*>> nodes_;
+  std::vector<std::shared_ptr<Row>> rows_;
+};
+
+// CycleState data of a plugin using a NodeVerdictCache: the current pod's row.
+struct VerdictState : StateData {
+  std::shared_ptr<NodeVerdictCache::Row> row;
+  // The verdict byte of node, or nullptr when the row does not cover it (then compute directly).
+  std::uint8_t* Slot(const NodeInfo& node) const {
+    const auto i = static_cast<std::size_t>(node.index);
+    if (!row || i >= row->verdict.size() || (*row->nodes)[i] != node.node) return nullptr;
+    return &row->verdict[i];
+  }
+  std::unique_ptr<StateData> Clone() const override { return std::make_unique<VerdictState>(*this); }
+};
+
+// Filter through the VerdictState in slot (if any): a cached pass returns at once; otherwise compute() decides and
+// its verdict is recorded. A failure is always recomputed so its Status (reasons) is exact.
+template <typename Compute>
+Status FilterWithVerdicts(const CycleState& state, std::size_t slot, const NodeInfo& node, Compute&& compute) {
+  const auto* vs = state.Read<VerdictState>(slot);
+  std::uint8_t* v = vs ? vs->Slot(node) : nullptr;
+  if (v && *v == NodeVerdictCache::kPass) return {};
+  Status s = compute();
+  if (v) *v = s.IsSuccess() ? NodeVerdictCache::kPass : NodeVerdictCache::kFail;
+  return s;
+}
 
 // Image names as ImageLocality normalizes them: a name without a tag or digest gets ":latest".
 std::string NormalizedImageName(const std::string& name);

@@ -1,5 +1,9 @@
 #include "core/scheduler/plugins/imagelocality/image_locality.h"
 
+#include <string>
+#include <unordered_map>
+#include <vector>
+
 #include "core/scheduler/plugins/names.h"
 
 namespace kplace::plugins {
@@ -8,9 +12,14 @@ namespace {
 constexpr std::int64_t kMiB = 1024 * 1024;
 constexpr std::int64_t kMinThreshold = 23 * kMiB;
 constexpr std::int64_t kMaxContainerThreshold = 1000 * kMiB;
+const std::vector<std::string> kNoImages;  // a node without images matches none of the pod's
+const std::unordered_map<std::string, std::int64_t> kNoNodeImages;
 
 struct PreScoreState : framework::StateData {
   const framework::Snapshot* snapshot = nullptr;
+  // Some image of the pod is on some node (image_states and node_images are built together by BuildNodeOrder).
+  // When false every node sums to 0, so Score skips the per-node lookups.
+  bool any_image_present = true;
   std::unique_ptr<framework::StateData> Clone() const override { return std::make_unique<PreScoreState>(*this); }
 };
 
@@ -18,11 +27,15 @@ class ImageLocality final : public framework::PreScorePlugin, public framework::
  public:
   const char* Name() const override { return names::kImageLocality; }
 
-  framework::Status PreScore(framework::CycleState& state, const framework::PodInfo&,
+  framework::Status PreScore(framework::CycleState& state, const framework::PodInfo& pod,
                              const std::vector<const framework::NodeInfo*>&,
                              const framework::Snapshot& snapshot) override {
     auto s = std::make_unique<PreScoreState>();
     s->snapshot = &snapshot;
+    if (snapshot.layout_generation != 0) {  // built by BuildNodeOrder
+      s->any_image_present = false;
+      for (const auto& image : pod.images) s->any_image_present |= snapshot.image_states.count(image) > 0;
+    }
     state.Write(prescore_slot, std::move(s));
     return {};
   }
@@ -36,9 +49,9 @@ class ImageLocality final : public framework::PreScorePlugin, public framework::
     }
     const auto& snap = *s->snapshot;
     const auto total_nodes = static_cast<double>(snap.nodes.size());
-    const auto& on_node = snap.node_images[static_cast<std::size_t>(node.index)];
     std::int64_t sum = 0;
-    for (const auto& image : pod.images) {
+    const auto& on_node = s->any_image_present ? snap.node_images[static_cast<std::size_t>(node.index)] : kNoNodeImages;
+    for (const auto& image : on_node.empty() ? kNoImages : pod.images) {
       auto it = on_node.find(image);
       if (it == on_node.end()) continue;
       auto st = snap.image_states.find(image);

@@ -32,13 +32,14 @@ class NodeAffinityPlugin final : public framework::PreFilterPlugin,
   }
   const char* Name() const override { return names::kNodeAffinity; }
 
-  Status PreFilter(framework::CycleState&, const framework::PodInfo& pod, const framework::Snapshot&,
+  Status PreFilter(framework::CycleState& state, const framework::PodInfo& pod, const framework::Snapshot& snapshot,
                    framework::PreFilterResult& result) override {
     const Pod& p = *pod.pod;
     const NodeSelector* required = RequiredOf(p);
     // Upstream skips only for a nil spec.nodeSelector; an empty one ({}) gives Success with the same outcome.
     if (!required && !added_required_ && p.node_selector.empty()) return Status::Skip();
-    // Filter recomputes the match from the parsed pod, so no PreFilter state is needed.
+    WriteVerdictRow(state, p, required, snapshot);
+    // The only PreFilter state is the cached Filter verdict row; Filter recomputes misses from the parsed pod.
     if (!required || required->terms.empty()) return {};
 
     // A term restricts metadata.name when it has matchFields `metadata.name In [...]` (all values, intersected
@@ -70,8 +71,12 @@ class NodeAffinityPlugin final : public framework::PreFilterPlugin,
     return {};
   }
 
-  Status Filter(const framework::CycleState&, const framework::PodInfo& pod,
+  Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                 const framework::NodeInfo& node) const override {
+    return framework::FilterWithVerdicts(state, prefilter_slot, node, [&] { return FilterNode(pod, node); });
+  }
+
+  Status FilterNode(const framework::PodInfo& pod, const framework::NodeInfo& node) const {
     const Node& n = *node.node;
     if (added_required_ && !added_required_->Matches(n.meta.labels, n.name_symbol))
       return Status(Code::UnschedulableAndUnresolvable, kErrReasonNodeAffinityEnforced);
@@ -117,6 +122,35 @@ class NodeAffinityPlugin final : public framework::PreFilterPlugin,
   }
 
  private:
+  // The Filter verdict depends on the Node, addedAffinity (fixed per plugin) and the pod's nodeSelector and
+  // required terms; the row key encodes the latter exactly (a term with parse errors never matches).
+  void WriteVerdictRow(framework::CycleState& state, const Pod& p, const NodeSelector* required,
+                       const framework::Snapshot& snapshot) {
+    key_.clear();
+    key_.push_back(p.node_selector.size());
+    for (auto [k, v] : p.node_selector) key_.push_back(static_cast<std::uint64_t>(k) << 32 | v);
+    auto add_requirements = [&](const std::vector<LabelRequirement>& reqs) {
+      key_.push_back(reqs.size());
+      for (const auto& r : reqs) {
+        key_.push_back(static_cast<std::uint64_t>(r.key) << 8 | static_cast<std::uint64_t>(r.op));
+        key_.push_back(static_cast<std::uint64_t>(r.number));
+        key_.push_back(r.values.size());
+        for (Symbol v : r.values) key_.push_back(v);
+      }
+    };
+    key_.push_back(required ? required->terms.size() + 1 : 0);
+    if (required) {
+      for (const auto& t : required->terms) {
+        key_.push_back(t.invalid() ? 1 : 0);
+        add_requirements(t.match_expressions);
+        add_requirements(t.match_fields);
+      }
+    }
+    auto st = std::make_unique<framework::VerdictState>();
+    st->row = cache_.Get(snapshot, key_);
+    state.Write(prefilter_slot, std::move(st));
+  }
+
   static const NodeSelector* RequiredOf(const Pod& p) {
     const auto& na = p.affinity.node_affinity;
     return na && na->required ? &*na->required : nullptr;
@@ -128,6 +162,8 @@ class NodeAffinityPlugin final : public framework::PreFilterPlugin,
 
   std::optional<NodeSelector> added_required_;
   std::vector<PreferredSchedulingTerm> added_preferred_;
+  framework::NodeVerdictCache cache_;
+  std::vector<std::uint64_t> key_;  // scratch
 };
 
 }  // namespace

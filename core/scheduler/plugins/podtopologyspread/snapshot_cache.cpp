@@ -89,6 +89,24 @@ void SnapshotCache::Sync(const framework::Snapshot& snapshot) {
     node_.clear();
   }
   bool layout_changed = n != node_.size();
+  const auto& log = snapshot.changed_nodes;
+  if (!layout_changed && snapshot.tracks_changes && snapshot.layout_generation != 0 &&
+      log_layout_ == snapshot.layout_generation && log_pos_ <= log.size()) {
+    // Same node list as the last full scan and the owner logs every pod change: visit only logged nodes.
+    for (std::size_t k = log_pos_; k < log.size(); ++k) {
+      const auto i = static_cast<std::size_t>(log[k]);
+      if (i >= n) continue;
+      const framework::NodeInfo& ni = snapshot.nodes[i];
+      if (generation_[i] == ni.generation && num_pods_[i] == ni.pods.size()) continue;
+      generation_[i] = ni.generation;
+      num_pods_[i] = ni.pods.size();
+      stamp_[i] = ++next_stamp_;
+    }
+    log_pos_ = log.size();
+    return;
+  }
+  log_pos_ = log.size();
+  log_layout_ = snapshot.layout_generation;
   if (layout_changed) {
     node_.assign(n, nullptr);
     generation_.resize(n, 0);

@@ -83,6 +83,9 @@ class SnapshotCache {
   std::vector<std::size_t> num_pods_;
   std::vector<std::uint64_t> stamp_;  // changes whenever the node's pods may have changed; never reused
   std::uint64_t next_stamp_ = 0;
+  // Position in snapshot.changed_nodes up to which changes were applied, valid for log_layout_ (see Sync).
+  std::size_t log_pos_ = 0;
+  std::uint64_t log_layout_ = 0;
   std::uint64_t layout_ = 1;  // changes when any index holds a different Node
   std::uint64_t tick_ = 0;
   SymbolIndex index_;

@@ -13,18 +13,37 @@ constexpr const char* kReasonUntoleratedGeneric = "node(s) had untolerated taint
 
 struct PreScoreState : framework::StateData {
   std::vector<Toleration> prefer_no_schedule;  // tolerations with effect "" or PreferNoSchedule
+  // Per snapshot node: untolerated PreferNoSchedule count + 1 (0 = not yet computed), shared by pods with the same
+  // prefer_no_schedule tolerations; depends only on the Node's taints.
+  std::shared_ptr<framework::NodeVerdictCache::Row> counts;
   std::unique_ptr<framework::StateData> Clone() const override { return std::make_unique<PreScoreState>(*this); }
 };
 
-class TaintToleration final : public framework::FilterPlugin,
+// Upstream has no PreFilter; this one only picks the cached Filter verdict row (always Success). Filter verdicts
+// depend on the Node's taints and the pod's tolerations (key, operator, value, effect).
+class TaintToleration final : public framework::PreFilterPlugin,
+                              public framework::FilterPlugin,
                               public framework::PreScorePlugin,
                               public framework::ScorePlugin {
  public:
   explicit TaintToleration(const Features& f) : features_(f) {}
   const char* Name() const override { return names::kTaintToleration; }
 
-  Status Filter(const framework::CycleState&, const framework::PodInfo& pod,
+  Status PreFilter(framework::CycleState& state, const framework::PodInfo& pod, const framework::Snapshot& snapshot,
+                   framework::PreFilterResult&) override {
+    EncodeTolerations(pod.pod->tolerations);
+    auto st = std::make_unique<framework::VerdictState>();
+    st->row = cache_.Get(snapshot, key_);
+    state.Write(prefilter_slot, std::move(st));
+    return {};
+  }
+
+  Status Filter(const framework::CycleState& state, const framework::PodInfo& pod,
                 const framework::NodeInfo& node) const override {
+    return framework::FilterWithVerdicts(state, prefilter_slot, node, [&] { return FilterNode(pod, node); });
+  }
+
+  Status FilterNode(const framework::PodInfo& pod, const framework::NodeInfo& node) const {
     const Taint* t = FindUntoleratedTaint(node.node->taints, pod.pod->tolerations, [](const Taint& x) {
       return x.effect == TaintEffect::NoSchedule || x.effect == TaintEffect::NoExecute;
     });
@@ -35,11 +54,13 @@ class TaintToleration final : public framework::FilterPlugin,
   }
 
   Status PreScore(framework::CycleState& state, const framework::PodInfo& pod,
-                  const std::vector<const framework::NodeInfo*>&, const framework::Snapshot&) override {
+                  const std::vector<const framework::NodeInfo*>&, const framework::Snapshot& snapshot) override {
     auto s = std::make_unique<PreScoreState>();
     for (const auto& t : pod.pod->tolerations)
       if (t.effect == TaintEffect::None || t.effect == TaintEffect::PreferNoSchedule)
         s->prefer_no_schedule.push_back(t);
+    EncodeTolerations(s->prefer_no_schedule);
+    s->counts = score_cache_.Get(snapshot, key_);
     state.Write(prescore_slot, std::move(s));
     return {};
   }
@@ -51,9 +72,14 @@ class TaintToleration final : public framework::FilterPlugin,
       status = Status(Code::Error, "reading \"PreScoreTaintToleration\" from cycleState: not found");
       return 0;
     }
+    const auto i = static_cast<std::size_t>(node.index);
+    const auto& row = s->counts;
+    const bool cached = row && i < row->verdict.size() && (*row->nodes)[i] == node.node;
+    if (cached && row->verdict[i] != 0) return row->verdict[i] - 1;
     std::int64_t count = 0;
     for (const auto& t : node.node->taints)
       if (t.effect == TaintEffect::PreferNoSchedule && !TolerationsTolerate(s->prefer_no_schedule, t)) ++count;
+    if (cached && count < 255) row->verdict[i] = static_cast<std::uint8_t>(count + 1);
     return count;
   }
 
@@ -65,7 +91,20 @@ class TaintToleration final : public framework::FilterPlugin,
   }
 
  private:
+  // key_ = the tolerations' key, value, operator and effect (all a Filter or Score verdict reads).
+  void EncodeTolerations(const std::vector<Toleration>& tolerations) {
+    key_.clear();
+    for (const auto& t : tolerations) {
+      key_.push_back(t.key);
+      key_.push_back(t.value);
+      key_.push_back(static_cast<std::uint64_t>(t.op) << 8 | static_cast<std::uint64_t>(t.effect));
+    }
+  }
+
   Features features_;
+  framework::NodeVerdictCache score_cache_;
+  framework::NodeVerdictCache cache_;
+  std::vector<std::uint64_t> key_;  // scratch
 };
 
 }  // namespace
