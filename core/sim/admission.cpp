@@ -3,6 +3,7 @@
 #include <map>
 
 #include "core/io/json_reader.h"
+#include "core/scheduler/plugins/helper/node_affinity_match.h"
 
 namespace kplace::sim {
 namespace {
@@ -20,16 +21,6 @@ Toleration MakeToleration(const char* key, TaintEffect effect, std::optional<std
   t.effect = effect;
   t.toleration_seconds = seconds;
   return t;
-}
-
-bool MatchesRequiredNodeAffinity(const Pod& pod, const Node& node) {
-  for (auto [k, v] : pod.node_selector) {
-    auto got = node.meta.labels.Get(k);
-    if (!got || *got != v) return false;
-  }
-  if (pod.affinity.node_affinity && pod.affinity.node_affinity->required)
-    return pod.affinity.node_affinity->required->Matches(node.meta.labels, node.name_symbol);
-  return true;
 }
 
 }  // namespace
@@ -90,7 +81,7 @@ void AddDefaultTolerations(Pod& pod) {
 }
 
 bool DaemonPodShouldRun(const Pod& template_pod, const Node& node) {
-  if (!MatchesRequiredNodeAffinity(template_pod, node)) return false;
+  if (!plugins::helper::MatchesRequiredNodeAffinity(template_pod, node)) return false;
   for (const auto& t : node.taints) {
     if (t.effect != TaintEffect::NoSchedule && t.effect != TaintEffect::NoExecute) continue;
     if (!TolerationsTolerate(template_pod.tolerations, t)) return false;

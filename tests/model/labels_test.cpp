@@ -7,6 +7,7 @@
 
 #include "core/io/json_reader.h"
 #include "core/io/scenario_parser.h"
+#include "core/scheduler/plugins/helper/node_affinity_match.h"
 #include "core/scheduler/plugins/nodeaffinity/node_affinity.h"
 #include "tests/testing/table.h"
 
@@ -140,7 +141,7 @@ void RunNodeSelectorCase(const Json& c) {
     if (!pod.contains("metadata")) pod["metadata"] = {{"name", "pod"}};
     Pod p = io::ParsePod(pod, io::Reader("pod", ""));
     Node n = ParseNodeJson(c.at("node"));
-    EXPECT_EQ(plugins::PodMatchesNodeSelectorAndAffinityTerms(p, n), c.at("want").get<bool>());
+    EXPECT_EQ(plugins::helper::MatchesRequiredNodeAffinity(p, n), c.at("want").get<bool>());
   } else {
     FAIL() << "unknown function " << fn;
   }

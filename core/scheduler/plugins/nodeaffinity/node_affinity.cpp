@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "core/scheduler/plugins/helper/node_affinity_match.h"
 #include "core/scheduler/plugins/names.h"
 
 namespace kplace::plugins {
@@ -81,7 +82,7 @@ class NodeAffinityPlugin final : public framework::PreFilterPlugin,
     if (added_required_ && !added_required_->Matches(n.meta.labels, n.name_symbol))
       return Status(Code::UnschedulableAndUnresolvable, kErrReasonNodeAffinityEnforced);
     // Parse errors in the pod's terms are ignored "for backwards compatibility": such terms just never match.
-    if (!PodMatchesNodeSelectorAndAffinityTerms(*pod.pod, n))
+    if (!helper::MatchesRequiredNodeAffinity(*pod.pod, n))
       return Status(Code::UnschedulableAndUnresolvable, kErrReasonNodeAffinityPod);
     return {};
   }
@@ -167,16 +168,6 @@ class NodeAffinityPlugin final : public framework::PreFilterPlugin,
 };
 
 }  // namespace
-
-bool PodMatchesNodeSelectorAndAffinityTerms(const Pod& pod, const Node& node) {
-  for (auto [k, v] : pod.node_selector) {
-    auto got = node.meta.labels.Get(k);
-    if (!got || *got != v) return false;
-  }
-  const auto& na = pod.affinity.node_affinity;
-  if (na && na->required) return na->required->Matches(node.meta.labels, node.name_symbol);
-  return true;
-}
 
 std::vector<FieldError> PreferredSchedulingTermsErrors(const std::vector<PreferredSchedulingTerm>& terms) {
   std::vector<FieldError> out;

@@ -20,11 +20,6 @@ inline constexpr const char* kErrReasonNodeAffinityConflict = "pod affinity term
 
 std::unique_ptr<framework::Plugin> NewNodeAffinity(const PluginArgs& args, const Features& features);
 
-// nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): every spec.nodeSelector pair is a node label, AND the
-// required node affinity (if set) matches; its invalid terms never match (lazy errors). Used by Filter,
-// PodTopologySpread's nodeAffinityPolicy and DaemonSet placement.
-bool PodMatchesNodeSelectorAndAffinityTerms(const Pod& pod, const Node& node);
-
 // nodeaffinity.NewPreferredSchedulingTerms: the parse errors of the terms that count (weight != 0 and a non-empty
 // preference), field paths "[i].matchExpressions[j]...". Empty when the terms are usable.
 std::vector<FieldError> PreferredSchedulingTermsErrors(const std::vector<PreferredSchedulingTerm>& terms);
