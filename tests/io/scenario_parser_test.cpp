@@ -40,16 +40,10 @@ class BadInputCase : public ::testing::Test {
   Json case_;
 };
 
-std::string TestName(std::string s) {
-  for (char& ch : s)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return s;
-}
-
 [[maybe_unused]] const bool kRegistered = [] {
   Json table = testing::LoadJson(testing::DataPath("io/bad_input.json"));
   for (const Json& c : table.at("cases")) {
-    std::string name = TestName(c.at("name").get<std::string>());
+    std::string name = testing::TestName(c.at("name").get<std::string>());
     ::testing::RegisterTest("BadInput", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
                             [c]() -> ::testing::Test* { return new BadInputCase(c); });
   }
@@ -68,7 +62,7 @@ std::string ErrorOf(std::string_view text) {
 TEST(BadInputTable, NamesAreUnique) {
   Json table = testing::LoadJson(testing::DataPath("io/bad_input.json"));
   std::vector<std::string> names;
-  for (const Json& c : table.at("cases")) names.push_back(TestName(c.at("name").get<std::string>()));
+  for (const Json& c : table.at("cases")) names.push_back(testing::TestName(c.at("name").get<std::string>()));
   std::sort(names.begin(), names.end());
   EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end());
 }

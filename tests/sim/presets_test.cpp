@@ -54,12 +54,7 @@ TEST_P(PresetTest, ExplainsEveryPod) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, PresetTest, ::testing::ValuesIn(Presets()),
-                         [](const ::testing::TestParamInfo<std::string>& i) {
-                           std::string s = i.param;
-                           for (char& c : s)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return s;
-                         });
+                         [](const ::testing::TestParamInfo<std::string>& i) { return testing::TestName(i.param); });
 
 }  // namespace
 }  // namespace kplace

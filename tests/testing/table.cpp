@@ -1,6 +1,7 @@
 #include "tests/testing/table.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,6 +17,12 @@ std::string ReadFile(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+std::string TestName(std::string s) {
+  for (char& ch : s)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return s;
 }
 
 nlohmann::json LoadJson(const std::string& path) { return nlohmann::json::parse(ReadFile(path)); }

@@ -147,18 +147,12 @@ class TableCase : public ::testing::Test {
   Json case_;
 };
 
-std::string TestName(std::string s) {
-  for (char& ch : s)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return s;
-}
-
 [[maybe_unused]] const bool kRegistered = [] {
   for (const auto& file : testing::ListTables("plugins")) {
     Json table = testing::LoadJson(testing::DataPath(file));
     std::string plugin = table.at("plugin");
     const Json& cases = table.at("cases");
-    std::string suite = "PluginTables/" + TestName(file.substr(8, file.size() - 8 - 5));
+    std::string suite = "PluginTables/" + testing::TestName(file.substr(8, file.size() - 8 - 5));
     for (std::size_t i = 0; i < cases.size(); ++i) {
       Json c = cases[i];
       std::string name = std::to_string(i);

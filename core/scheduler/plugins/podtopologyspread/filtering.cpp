@@ -74,13 +74,8 @@ std::unique_ptr<PreFilterState> ComputePreFilterState(const framework::PodInfo& 
   data->min_match.assign(C, 0);
 
   SnapshotCache& cache = scratch.cache;
-  cache.Sync(snapshot);
   std::vector<const std::int32_t*> matching(C);  // per node; nullptr: the constraint counts nothing
-  for (std::size_t i = 0; i < C; ++i) {
-    data->domains[i] = cache.Domains(cs[i].key);
-    const auto* m = cache.Counts(cs[i], pod.namespace_);
-    matching[i] = m ? m->data() : nullptr;
-  }
+  cache.Lookup(snapshot, cs, pod.namespace_, data->domains, matching);
   // A node contributes to constraint i when it holds every topology key and passes i's inclusion policies.
   // (Raw pointers in the loops: stores through char would otherwise force the vectors to be re-read.)
   const bool multi = C > 1;

@@ -68,13 +68,8 @@ std::unique_ptr<PreScoreState> ComputePreScoreState(const framework::PodInfo& po
   data->weights.assign(C, 0);
 
   SnapshotCache& cache = scratch.cache;
-  cache.Sync(snapshot);
   std::vector<const std::int32_t*> matching(C);  // per node; nullptr: the constraint counts nothing
-  for (std::size_t i = 0; i < C; ++i) {
-    data->domains[i] = cache.Domains(cs[i].key);
-    const auto* m = cache.Counts(cs[i], pod.namespace_);
-    matching[i] = m ? m->data() : nullptr;
-  }
+  cache.Lookup(snapshot, cs, pod.namespace_, data->domains, matching);
   // Nodes lacking a topology key are skipped when all are required. (Raw pointers in the loops: stores through
   // char would otherwise force the vectors to be re-read.)
   scratch.eligible.assign(N, 1);

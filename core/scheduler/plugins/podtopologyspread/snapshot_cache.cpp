@@ -246,4 +246,15 @@ const std::vector<char>& SnapshotCache::TaintsTolerated(const Pod& pod) {
   return e.ok;
 }
 
+void SnapshotCache::Lookup(const framework::Snapshot& snapshot, const std::vector<Constraint>& cs, Symbol ns,
+                           std::vector<std::shared_ptr<const KeyDomains>>& domains,
+                           std::vector<const std::int32_t*>& matching) {
+  Sync(snapshot);
+  for (std::size_t i = 0; i < cs.size(); ++i) {
+    domains[i] = Domains(cs[i].key);
+    const auto* m = Counts(cs[i], ns);
+    matching[i] = m ? m->data() : nullptr;
+  }
+}
+
 }  // namespace kplace::plugins::podtopologyspread

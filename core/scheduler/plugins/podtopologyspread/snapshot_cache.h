@@ -37,6 +37,10 @@ class SnapshotCache {
   std::shared_ptr<const KeyDomains> Domains(Symbol key);
   // Per snapshot node: CountMatchingPods(node, c, ns). nullptr when the constraint never counts (nil or {} selector).
   const std::vector<std::int32_t>* Counts(const Constraint& c, Symbol ns);
+  // Sync, then per constraint i: domains[i] = Domains(cs[i].key) and matching[i] = the data of Counts(cs[i], ns)
+  // (nullptr when it counts nothing). Both vectors must already hold cs.size() entries.
+  void Lookup(const framework::Snapshot& snapshot, const std::vector<Constraint>& cs, Symbol ns,
+              std::vector<std::shared_ptr<const KeyDomains>>& domains, std::vector<const std::int32_t*>& matching);
   // Per snapshot node: 1 when the node matches the pod's nodeSelector and required node affinity
   // (nodeAffinityPolicy Honor). Shared by pods with the same terms.
   const std::vector<char>& AffinityMatches(const Pod& pod);
