@@ -5,14 +5,20 @@ namespace kplace::io {
 Json ResultToJson(const sim::SimResult& result) {
   Json pods = Json::object();
   for (const auto& p : result.pods) {
-    if (p.bound_at_start) continue;
     Json entry = Json::object();
+    if (!p.preempted_by.empty()) {
+      entry["preempted"] = {{"by", p.preempted_by}, {"node", p.preempted_from}};
+      pods[p.key] = std::move(entry);
+      continue;
+    }
+    if (p.bound_at_start) continue;
     if (!p.scheduling_gates.empty()) {
       entry["schedulingGated"] = p.scheduling_gates;
     } else if (!p.node.empty()) {
       entry["node"] = p.node;
-    } else if (!p.attempts.empty()) {
+    } else if (!p.attempts.empty() || !p.unschedulable.empty()) {
       entry["unschedulable"] = p.unschedulable;
+      if (!p.nominated_node.empty()) entry["nominatedNode"] = p.nominated_node;
     } else {
       continue;  // terminal pods (Succeeded / Failed) are not scheduled
     }
@@ -21,13 +27,60 @@ Json ResultToJson(const sim::SimResult& result) {
   Json out = Json::object();
   out["pods"] = std::move(pods);
   out["nodeClaims"] = Json::array();
-  out["preempted"] = Json::array();
-  out["nominated"] = Json::object();
+  out["preempted"] = result.preempted;
+  Json preemptions = Json::array();
+  for (const auto& pe : result.preemptions) {
+    Json e = {{"preemptor", pe.preemptor}, {"attempt", pe.attempt}, {"node", pe.node}, {"victims", pe.victims}};
+    if (!pe.cleared_nominations.empty()) e["clearedNominations"] = pe.cleared_nominations;
+    preemptions.push_back(std::move(e));
+  }
+  out["preemptions"] = std::move(preemptions);
+  Json nominated = Json::object();
+  for (const auto& [pod, node] : result.nominations) nominated[pod] = node;
+  out["nominated"] = std::move(nominated);
+  Json events = Json::array();
+  for (const auto& e : result.events)
+    events.push_back({{"type", e.type}, {"reason", e.reason}, {"pod", e.pod}, {"message", e.message}});
+  out["events"] = std::move(events);
   if (!result.warnings.empty()) out["warnings"] = result.warnings;
   return out;
 }
 
 namespace {
+Json PreemptionToJson(const PreemptionRecord& p) {
+  Json j = Json::object();
+  j["eligible"] = p.eligible;
+  if (!p.eligible) {
+    j["notEligibleReason"] = p.not_eligible_reason;
+    return j;
+  }
+  j["potentialNodes"] = p.potential_nodes;
+  j["offset"] = p.offset;
+  j["numCandidates"] = p.num_candidates;
+  Json rejected = Json::array();
+  for (const auto& n : p.rejected)
+    rejected.push_back(
+        {{"node", n.node}, {"plugin", n.plugin}, {"code", framework::CodeName(n.code)}, {"reasons", n.reasons}});
+  j["rejected"] = std::move(rejected);
+  Json candidates = Json::array();
+  for (const auto& c : p.candidates) {
+    Json victims = Json::array();
+    for (std::size_t i = 0; i < c.victims.size(); ++i)
+      victims.push_back({{"pod", c.victims[i]}, {"priority", c.victim_priorities[i]}});
+    candidates.push_back(
+        {{"node", c.node}, {"victims", std::move(victims)}, {"numPDBViolations", c.num_pdb_violations}});
+  }
+  j["candidates"] = std::move(candidates);
+  if (!p.chosen.empty()) {
+    j["chosen"] = p.chosen;
+    j["decidedBy"] = p.decided_by;
+    if (!p.tied.empty()) j["tiedWith"] = p.tied;
+    if (!p.cleared_nominations.empty()) j["clearedNominations"] = p.cleared_nominations;
+  }
+  if (!p.message.empty()) j["message"] = p.message;
+  return j;
+}
+
 Json CycleToJson(const CycleExplanation& c) {
   Json j = Json::object();
   j["attempt"] = c.attempt;
@@ -66,6 +119,7 @@ Json CycleToJson(const CycleExplanation& c) {
     j["tiedWith"] = c.tied;
   }
   if (!c.post_filter_message.empty()) j["postFilterMessage"] = c.post_filter_message;
+  if (c.preemption_ran) j["preemption"] = PreemptionToJson(c.preemption);
   if (!c.message.empty()) j["message"] = c.message;
   return j;
 }
@@ -80,6 +134,8 @@ Json ExplanationToJson(const sim::PodResult& pod) {
   if (!pod.node.empty()) j["node"] = pod.node;
   if (!pod.unschedulable.empty()) j["unschedulable"] = pod.unschedulable;
   if (!pod.scheduling_gates.empty()) j["schedulingGated"] = pod.scheduling_gates;
+  if (!pod.nominated_node.empty()) j["nominatedNode"] = pod.nominated_node;
+  if (!pod.preempted_by.empty()) j["preempted"] = {{"by", pod.preempted_by}, {"node", pod.preempted_from}};
   Json attempts = Json::array();
   for (const auto& c : pod.explanations) attempts.push_back(CycleToJson(c));
   j["attempts"] = std::move(attempts);

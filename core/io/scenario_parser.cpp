@@ -94,6 +94,7 @@ ObjectMeta ParseMeta(const Json& obj, const Reader& r, bool namespaced, bool nam
     if (!ParseRfc3339(*ts)) at.Field("deletionTimestamp").Fail("\"" + *ts + "\" is not an RFC 3339 time");
     m.deleting = true;
   }
+  m.uid = at.String(*meta, "uid").value_or("");
   if (const Json* refs = at.Array(*meta, "ownerReferences")) {
     for (std::size_t i = 0; i < refs->size(); ++i) {
       Reader ra = at.Field("ownerReferences").Index(i);
@@ -429,8 +430,27 @@ Pod ParsePod(const Json& v, const Reader& r) {
     Reader st = r.Field("status");
     pod.nominated_node_name = st.String(*status, "nominatedNodeName").value_or("");
     pod.start_time = st.String(*status, "startTime").value_or("");
-    if (!pod.start_time.empty() && !ParseRfc3339(pod.start_time))
-      st.Field("startTime").Fail("\"" + pod.start_time + "\" is not an RFC 3339 time");
+    if (!pod.start_time.empty()) {
+      pod.start_unix = ParseRfc3339(pod.start_time);
+      if (!pod.start_unix) st.Field("startTime").Fail("\"" + pod.start_time + "\" is not an RFC 3339 time");
+    }
+    if (const Json* conds = st.Array(*status, "conditions")) {
+      bool seen_disruption_target = false;
+      for (std::size_t i = 0; i < conds->size(); ++i) {
+        Reader c = st.Field("conditions").Index(i);
+        const Json& cond = (*conds)[i];
+        c.ExpectObject(cond);
+        const std::string type = c.String(cond, "type").value_or("");
+        const std::string cstatus = c.String(cond, "status").value_or("");
+        if (type == "Ready" && !pod.ready) pod.ready = cstatus == "True";
+        // The first DisruptionTarget condition decides (default_preemption.go podTerminatingByPreemption).
+        if (type == "DisruptionTarget" && !seen_disruption_target) {
+          seen_disruption_target = true;
+          pod.terminating_by_preemption = pod.meta.deleting && cstatus == "True" &&
+                                          c.String(cond, "reason").value_or("") == "PreemptionByScheduler";
+        }
+      }
+    }
     pod.phase = st.String(*status, "phase").value_or("");
   }
   return pod;
@@ -616,6 +636,15 @@ void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& 
   } else if (plugin == "NodeAffinity") {
     if (const Json* aa = r.Object(args, "addedAffinity"))
       out.node_affinity.added_affinity = ParseNodeAffinity(*aa, r.Field("addedAffinity"), false);
+  } else if (plugin == "DefaultPreemption") {
+    // validation_pluginargs.go ValidateDefaultPreemptionArgs.
+    auto& a = out.default_preemption;
+    if (auto p = r.Int(args, "minCandidateNodesPercentage", 0, 100))
+      a.min_candidate_nodes_percentage = static_cast<std::int32_t>(*p);
+    if (auto n = r.Int(args, "minCandidateNodesAbsolute", 0, INT32_MAX))
+      a.min_candidate_nodes_absolute = static_cast<std::int32_t>(*n);
+    if (a.min_candidate_nodes_percentage == 0 && a.min_candidate_nodes_absolute == 0)
+      r.Fail("minCandidateNodesPercentage and minCandidateNodesAbsolute: cannot be both zero");
   }
 }
 
@@ -739,8 +768,11 @@ PodDisruptionBudget ParsePdb(const Json& v, const Reader& r) {
     if (pdb.min_available && pdb.max_unavailable) s.Fail("minAvailable and maxUnavailable cannot be both set");
   }
   if (const Json* status = r.Object(v, "status")) {
-    if (auto d = r.Field("status").Int(*status, "disruptionsAllowed", 0, INT32_MAX))
+    Reader st = r.Field("status");
+    if (auto d = st.Int(*status, "disruptionsAllowed", 0, INT32_MAX))
       pdb.disruptions_allowed = static_cast<std::int32_t>(*d);
+    if (const Json* dp = st.Object(*status, "disruptedPods"))
+      for (auto it = dp->begin(); it != dp->end(); ++it) pdb.disrupted_pods.push_back(it.key());
   }
   return pdb;
 }

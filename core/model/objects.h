@@ -96,6 +96,7 @@ struct ObjectMeta {
   std::int64_t creation_unix = 0;
   std::vector<OwnerReference> owner_references;
   bool deleting = false;  // deletionTimestamp set
+  std::string uid;        // metadata.uid ("" when absent)
 };
 
 enum class PreemptionPolicy : std::uint8_t { PreemptLowerPriority, Never };
@@ -126,6 +127,11 @@ struct Pod {
   std::vector<std::string> scheduling_gates;
   std::string nominated_node_name;
   std::string start_time;
+  std::optional<std::int64_t> start_unix;  // status.startTime in unix seconds
+  // Terminating because kube-scheduler preempted it: deletionTimestamp set and a DisruptionTarget condition
+  // (status True, reason PreemptionByScheduler).
+  bool terminating_by_preemption = false;
+  std::optional<bool> ready;  // the Ready condition's status is "True" (absent: no Ready condition)
   std::string phase;
   // Index in the scenario's items (for messages and stable ordering).
   int item_index = -1;
@@ -171,6 +177,7 @@ struct PodDisruptionBudget {
   std::optional<IntOrPercent> min_available;
   std::optional<IntOrPercent> max_unavailable;
   std::optional<std::int32_t> disruptions_allowed;
+  std::vector<std::string> disrupted_pods;  // status.disruptedPods keys (pod names)
   int item_index = -1;
 };
 

@@ -51,12 +51,19 @@ struct NodeAffinityArgs {
   std::optional<NodeAffinity> added_affinity;
 };
 
+// DefaultPreemptionArgs (defaults.go: 10% / 100).
+struct DefaultPreemptionArgs {
+  std::int32_t min_candidate_nodes_percentage = 10;
+  std::int32_t min_candidate_nodes_absolute = 100;
+};
+
 struct PluginArgs {
   NodeResourcesFitArgs fit;
   NodeResourcesBalancedAllocationArgs balanced_allocation;
   PodTopologySpreadArgs topology_spread;
   InterPodAffinityArgs inter_pod_affinity;
   NodeAffinityArgs node_affinity;
+  DefaultPreemptionArgs default_preemption;
 };
 
 struct PluginRef {

@@ -26,6 +26,30 @@ struct NodeScoreRecord {
   std::vector<framework::PluginScore> plugins;
 };
 
+// One preemption candidate: a node where evicting victims lets the pod fit (DryRunPreemption).
+struct PreemptionCandidateRecord {
+  std::string node;
+  std::vector<std::string> victims;  // pod keys, most important first
+  std::vector<std::int32_t> victim_priorities;
+  std::int64_t num_pdb_violations = 0;
+};
+
+// What DefaultPreemption did in one PostFilter run.
+struct PreemptionRecord {
+  bool eligible = true;
+  std::string not_eligible_reason;
+  std::vector<std::string> potential_nodes;  // nodes whose Filter status was plain Unschedulable, snapshot order
+  std::int32_t offset = 0;                   // dry run starts at potential_nodes[offset]
+  std::int32_t num_candidates = 0;           // the dry run stops once it has this many (and a PDB-clean one)
+  std::vector<NodeFilterRecord> rejected;    // dry-run nodes that are no candidate, with the status that says why
+  std::vector<PreemptionCandidateRecord> candidates;  // upstream order: PDB-clean candidates first
+  std::string chosen;                                 // node the pod is nominated to ("" = none)
+  std::string decided_by;                             // pickOneNodeForPreemption criterion that chose it
+  std::vector<std::string> tied;                      // nodes still tied when the seeded tie-break decided
+  std::vector<std::string> cleared_nominations;       // lower-priority pods nominated to chosen, nomination cleared
+  std::string message;                                // PostFilter message ("" on success)
+};
+
 // One scheduling attempt (cycle) of one pod.
 struct CycleExplanation {
   int attempt = 0;
@@ -42,6 +66,8 @@ struct CycleExplanation {
   std::vector<std::string> tied;  // nodes sharing the top score (chosen included), sorted
   std::string post_filter_message;
   std::string message;  // FailedScheduling message when unschedulable
+  bool preemption_ran = false;
+  PreemptionRecord preemption;
 };
 
 }  // namespace kplace

@@ -39,13 +39,24 @@ void Record(CycleExplanation* explain, const NodeInfo& node, const Status& s) {
 
 }  // namespace
 
-std::size_t Scheduler::TieBreak(const framework::PodInfo& pod, int attempt, std::size_t n) const {
-  std::uint64_t h = SplitMix64(seed_ ^ SplitMix64(Fnv1a(pod.pod->Key()) + static_cast<std::uint64_t>(attempt)));
+std::size_t Scheduler::SeededIndex(const framework::PodInfo& pod, int attempt, std::uint64_t salt,
+                                   std::size_t n) const {
+  std::uint64_t h = SplitMix64(seed_ ^ SplitMix64(Fnv1a(pod.pod->Key()) + static_cast<std::uint64_t>(attempt)) ^ salt);
   return static_cast<std::size_t>(h % n);
 }
 
+preemption::Randomness Scheduler::PreemptionRandomness(const framework::PodInfo& pod, int attempt) const {
+  preemption::Randomness r;
+  r.offset = [this, &pod, attempt](std::int32_t n) -> std::int32_t {
+    if (preemption_offset_) return *preemption_offset_ % n;
+    return static_cast<std::int32_t>(SeededIndex(pod, attempt, 0x6f66667365740000ULL, static_cast<std::size_t>(n)));
+  };
+  r.tie_break = [this, &pod, attempt](std::size_t n) { return SeededIndex(pod, attempt, 0x7069636b00000000ULL, n); };
+  return r;
+}
+
 Status Scheduler::FilterNode(framework::CycleState& state, const framework::PodInfo& pod, const NodeInfo& node) {
-  return fw_.RunFilter(state, pod, node);
+  return fw_.RunFilterWithNominatedPods(state, pod, node, cluster_.snapshot, &cluster_.nominator);
 }
 
 CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExplanation* explain) {
@@ -70,32 +81,38 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
   Status pre = fw_.RunPreFilter(state_, pod, snapshot, pre_result, &plugins_with_nodes);
   FitErrorInput fit;
   fit.num_all_nodes = nodes.size();
+  // Code of nodes without an explicit status (for preemption's potential nodes).
+  Code absent_code = Code::UnschedulableAndUnresolvable;
   if (!pre.IsSuccess()) {
     out.prefilter_status = pre;
+    absent_code = pre.code();
     fit.pre_filter_msg = pre.Message();
     if (explain) {
       explain->prefilter_plugin = pre.plugin();
       explain->prefilter_message = pre.Message();
     }
   } else {
-    // The nominated node is tried first; if it fits it is taken without scoring (evaluateNominatedNode).
-    if (!pod.pod->nominated_node_name.empty()) {
-      if (NodeInfo* nn = snapshot.Get(pod.pod->nominated_node_name)) {
+    // The nominated node is tried first; if it fits it is taken without scoring (evaluateNominatedNode). If not,
+    // the full pass below filters it again like any other node.
+    NodeInfo* nominated = nullptr;
+    if (const std::string& nnn = cluster_.nominator.NodeOf(&pod); !nnn.empty()) {
+      if (NodeInfo* nn = snapshot.Get(nnn)) {
         Status s = FilterNode(state_, pod, *nn);
         if (explain) {
           explain->nominated_node = nn->Name();
           explain->nominated_node_fit = s.IsSuccess();
-          Record(explain, *nn, s);
         }
         if (s.IsSuccess()) {
           out.node = nn;
           if (explain) {
+            Record(explain, *nn, s);
             explain->chosen = nn->Name();
             explain->tied = {nn->Name()};
           }
           return out;
         }
-        out.node_statuses.emplace_back(nn, s);
+        nominated = nn;
+        out.node_statuses.emplace_back(nn, std::move(s));
       }
     }
 
@@ -126,18 +143,26 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
     std::size_t to_find = NumFeasibleNodesToFind(fw_.percentage_of_nodes_to_score(), num_all);
     if (fw_.score().empty()) to_find = std::min<std::size_t>(to_find, 1);
     if (explain) explain->num_nodes_to_find = to_find;
-    std::size_t processed = 0;
+    bool nominated_seen = false;
     for (std::size_t i = 0; i < num_all && feasible.size() < to_find; ++i) {
       NodeInfo* n = candidates[(next_start_node_index_ + i) % num_all];
-      if (!out.node_statuses.empty() && out.node_statuses.front().first == n) continue;  // nominated, done
-      ++processed;
       Status s = FilterNode(state_, pod, *n);
       Record(explain, *n, s);
+      if (n == nominated) {
+        // Same node, same state: the verdict is the one already recorded; keep a single status for it.
+        nominated_seen = true;
+        if (s.IsSuccess()) feasible.push_back(n);
+        continue;
+      }
       if (s.IsSuccess())
         feasible.push_back(n);
       else
         out.node_statuses.emplace_back(n, std::move(s));
     }
+    if (nominated && !nominated_seen && explain) Record(explain, *nominated, out.node_statuses.front().second);
+    // processedNodes = feasible + nodes with a status (the nominated node's status counts even when the pass
+    // did not reach it again).
+    const std::size_t processed = feasible.size() + out.node_statuses.size();
     next_start_node_index_ = (next_start_node_index_ + processed) % nodes.size();
 
     if (feasible.size() == 1) {
@@ -165,7 +190,7 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
       // Order the tie set by name so the seeded choice does not depend on node evaluation order. Names are unique,
       // so selecting the k-th by name equals indexing the sorted set; the full sort is needed only to explain.
       auto by_name = [&](std::size_t a, std::size_t b) { return scores[a].node->Name() < scores[b].node->Name(); };
-      const std::size_t k = TieBreak(pod, attempt, top.size());
+      const std::size_t k = SeededIndex(pod, attempt, 0, top.size());
       if (explain)
         std::sort(top.begin(), top.end(), by_name);
       else
@@ -186,7 +211,8 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
 
   // Unschedulable: FitError message, then PostFilter.
   for (const auto& [n, s] : out.node_statuses) fit.node_reasons.push_back(s.reasons());
-  fit.post_filter_msg = PostFilter(pod, out);
+  out.absent_code = absent_code;
+  fit.post_filter_msg = PostFilter(pod, attempt, out, explain);
   out.message = FitErrorMessage(fit);
   if (explain) {
     explain->post_filter_message = fit.post_filter_msg;
@@ -195,7 +221,8 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
   return out;
 }
 
-std::string Scheduler::PostFilter(const framework::PodInfo& pod, const CycleOutcome& outcome) {
+std::string Scheduler::PostFilter(const framework::PodInfo& pod, int attempt, CycleOutcome& outcome,
+                                  CycleExplanation* explain) {
   std::vector<std::string> reasons;
   for (const auto& name : fw_.post_filter()) {
     if (name == names::kDynamicResources) {
@@ -205,64 +232,26 @@ std::string Scheduler::PostFilter(const framework::PodInfo& pod, const CycleOutc
       if (outcome.prefilter_status.code() == Code::UnschedulableAndUnresolvable) return "not found";
       reasons.push_back("no new claims to deallocate");
     } else if (name == names::kDefaultPreemption) {
-      const auto policy = pod.pod->preemption_policy;
-      if (policy && *policy == PreemptionPolicy::Never) {
-        reasons.push_back("preemption: not eligible due to preemptionPolicy=Never.");
-      } else {
-        std::string m = PreemptionDryRun(pod, outcome);
-        // A successful preemption returns Success: the PostFilter message is empty (framework.go
-        // RunPostFilterPlugins drops the reasons of earlier plugins).
-        if (m.empty()) return "";
-        reasons.push_back(m);
-      }
+      preemption::NodeToStatus statuses;
+      statuses.codes.assign(cluster_.snapshot.nodes.size(), outcome.absent_code);
+      for (const auto& [n, s] : outcome.node_statuses) statuses.codes[static_cast<std::size_t>(n->index)] = s.code();
+      preemption::Context ctx{fw_, cluster_.snapshot, &cluster_.nominator, &cluster_.pdbs,
+                              fw_.default_preemption_args()};
+      PreemptionRecord* record = explain ? &explain->preemption : nullptr;
+      if (explain) explain->preemption_ran = true;
+      outcome.preemption = preemption::Preempt(ctx, state_, pod, statuses, PreemptionRandomness(pod, attempt), record);
+      const Status& s = outcome.preemption->status;
+      // A successful preemption returns Success: the PostFilter message is empty (framework.go
+      // RunPostFilterPlugins drops the reasons of earlier plugins).
+      if (s.IsSuccess()) return "";
+      // An internal error stops the PostFilter plugins; its message is the error.
+      if (s.code() == Code::Error) return s.Message();
+      if (!s.Message().empty()) reasons.push_back(s.Message());
     }
   }
   std::string msg;
   for (std::size_t i = 0; i < reasons.size(); ++i) msg += (i ? ", " : "") + reasons[i];
   return msg;
-}
-
-std::string Scheduler::PreemptionDryRun(const framework::PodInfo& pod, const CycleOutcome& outcome) {
-  // Potential nodes: those whose status is plain Unschedulable (framework/preemption/preemption.go
-  // nodesWherePreemptionMightHelp). A PreFilter rejection applies to every node.
-  auto& snapshot = cluster_.snapshot;
-  std::vector<NodeInfo*> potential;
-  if (!outcome.prefilter_status.IsSuccess()) {
-    if (outcome.prefilter_status.code() == Code::Unschedulable)
-      for (auto& n : snapshot.nodes) potential.push_back(&n);
-  } else {
-    for (const auto& [n, s] : outcome.node_statuses)
-      if (s.code() == Code::Unschedulable) potential.push_back(n);
-  }
-  FitErrorInput fit;
-  fit.num_all_nodes = snapshot.nodes.size();
-  fit.absent_reasons = {"Preemption is not helpful for scheduling"};
-  bool any_candidate = false;
-  for (NodeInfo* n : potential) {
-    // SelectVictimsOnNode: remove every lower-priority pod, then the pod must pass the filters.
-    std::vector<const framework::PodInfo*> lower;
-    for (const auto* p : n->pods)
-      if (p->priority < pod.priority) lower.push_back(p);
-    if (lower.empty()) {
-      fit.node_reasons.push_back({"No preemption victims found for incoming pod"});
-      continue;
-    }
-    framework::CycleState state = state_.Clone();
-    NodeInfo copy = *n;
-    for (const auto* victim : lower) {
-      copy.RemovePod(victim);
-      fw_.RunRemovePod(state, pod, *victim, copy, snapshot);
-    }
-    Status s = FilterNode(state, pod, copy);
-    if (!s.IsSuccess()) {
-      fit.node_reasons.push_back(s.reasons());
-      continue;
-    }
-    any_candidate = true;
-  }
-  // With a candidate, DefaultPreemption picks a node, evicts victims and nominates the pod: no message.
-  if (any_candidate) return "";
-  return "preemption: " + FitErrorMessage(fit);
 }
 
 }  // namespace kplace

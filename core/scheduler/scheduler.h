@@ -9,6 +9,7 @@
 
 #include "core/scheduler/explanation.h"
 #include "core/scheduler/framework/framework.h"
+#include "core/scheduler/preemption/evaluator.h"
 #include "core/sim/cluster_state.h"
 
 namespace kplace {
@@ -19,6 +20,9 @@ struct CycleOutcome {
   // Statuses of every node that was filtered (for PostFilter / preemption).
   std::vector<std::pair<framework::NodeInfo*, framework::Status>> node_statuses;
   framework::Status prefilter_status;
+  framework::Code absent_code = framework::Code::UnschedulableAndUnresolvable;  // nodes without a status
+  // DefaultPreemption's decision when it ran (victims to evict and the node to nominate, or why not).
+  std::optional<preemption::PreemptResult> preemption;
 };
 
 class Scheduler {
@@ -29,21 +33,27 @@ class Scheduler {
   // Runs one cycle for pod_index; explain (may be null) receives the full record.
   CycleOutcome ScheduleOne(std::size_t pod_index, int attempt, CycleExplanation* explain);
 
+  // Tests pin DefaultPreemption's dry-run start offset (upstream tests override its random source).
+  void SetPreemptionOffsetForTesting(std::optional<std::int32_t> offset) { preemption_offset_ = offset; }
+  framework::Framework& framework() { return fw_; }
+  const framework::CycleState& cycle_state() const { return state_; }
+  // The Randomness DefaultPreemption uses for pod in this attempt.
+  preemption::Randomness PreemptionRandomness(const framework::PodInfo& pod, int attempt) const;
+
  private:
-  // Filters one node, honouring nominated pods (RunFilterPluginsWithNominatedPods; no nominations yet).
+  // Filters one node, honouring nominated pods (RunFilterPluginsWithNominatedPods).
   framework::Status FilterNode(framework::CycleState& state, const framework::PodInfo& pod,
                                const framework::NodeInfo& node);
-  std::string PostFilter(const framework::PodInfo& pod, const CycleOutcome& outcome);
-  // DefaultPreemption's dry run over the nodes where removing lower-priority pods might help; returns the
-  // "preemption: ..." message when no node can become feasible (empty when one can).
-  std::string PreemptionDryRun(const framework::PodInfo& pod, const CycleOutcome& outcome);
-  // Seeded, order-independent choice among n tied nodes for this pod and attempt.
-  std::size_t TieBreak(const framework::PodInfo& pod, int attempt, std::size_t n) const;
+  // PostFilter plugins in order; returns the PostFilter message ("" when preemption nominated a node).
+  std::string PostFilter(const framework::PodInfo& pod, int attempt, CycleOutcome& outcome, CycleExplanation* explain);
+  // Seeded, order-independent choice among n for this pod, attempt and purpose (salt).
+  std::size_t SeededIndex(const framework::PodInfo& pod, int attempt, std::uint64_t salt, std::size_t n) const;
 
   framework::Framework& fw_;
   sim::ClusterState& cluster_;
   Features features_;
   std::uint64_t seed_;
+  std::optional<std::int32_t> preemption_offset_;
   std::size_t next_start_node_index_ = 0;
   framework::CycleState state_;
 };

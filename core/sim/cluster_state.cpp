@@ -1,5 +1,7 @@
 #include "core/sim/cluster_state.h"
 
+#include <algorithm>
+
 namespace kplace::sim {
 
 framework::NamespaceLabels BuildNamespaceLabels(const Scenario& sc) {
@@ -18,7 +20,7 @@ framework::NamespaceLabels BuildNamespaceLabels(const Scenario& sc) {
   return out;
 }
 
-ClusterState::ClusterState(const Scenario& sc, const std::vector<std::int32_t>& priorities) {
+ClusterState::ClusterState(const Scenario& sc, const std::vector<std::int32_t>& priorities) : scenario_(&sc) {
   std::vector<const Node*> nodes;
   nodes.reserve(sc.nodes.size());
   for (const auto& n : sc.nodes) nodes.push_back(&n);
@@ -27,9 +29,11 @@ ClusterState::ClusterState(const Scenario& sc, const std::vector<std::int32_t>& 
   snapshot.workloads = &sc.workloads;
   infos_.reserve(sc.pods.size());
   bound_.assign(sc.pods.size(), nullptr);
+  evicted_.assign(sc.pods.size(), false);
   for (std::size_t i = 0; i < sc.pods.size(); ++i) {
     infos_.push_back(framework::NewPodInfo(sc.pods[i], i < priorities.size() ? priorities[i] : 0,
                                            Features{sc.simulation.kubernetes_minor}));
+    infos_.back()->index = i;
   }
   for (std::size_t i = 0; i < sc.pods.size(); ++i) {
     const Pod& p = sc.pods[i];
@@ -37,8 +41,138 @@ ClusterState::ClusterState(const Scenario& sc, const std::vector<std::int32_t>& 
     if (auto* n = snapshot.Get(p.node_name)) Bind(i, *n);
   }
   snapshot.RefreshAffinityLists();
-  // From here on every change to the snapshot's nodes goes through Bind, which logs it.
+  // From here on every change to the snapshot's nodes goes through Bind / Evict, which log it.
   snapshot.tracks_changes = true;
+  // Pending pods that carry status.nominatedNodeName enter the queue nominated (the nominator keeps them even
+  // when the node does not exist).
+  for (std::size_t i = 0; i < sc.pods.size(); ++i) {
+    const Pod& p = sc.pods[i];
+    if (!p.node_name.empty() || p.Terminal() || !p.scheduling_gates.empty() || p.nominated_node_name.empty()) continue;
+    const framework::NodeInfo* n = snapshot.Get(p.nominated_node_name);
+    nominator.Add(infos_[i].get(), p.nominated_node_name, n ? n->node : nullptr);
+  }
+  RefreshPdbs();
+}
+
+bool ClusterState::Evict(std::size_t pod_index) {
+  framework::NodeInfo* node = bound_[pod_index];
+  if (!node) return false;
+  node->RemovePod(infos_[pod_index].get());
+  snapshot.changed_nodes.push_back(node->index);
+  bound_[pod_index] = nullptr;
+  evicted_[pod_index] = true;
+  if (infos_[pod_index]->HasAffinity()) snapshot.RefreshAffinityLists();
+  return true;
+}
+
+namespace {
+
+// GetScaledValueFromIntOrPercent with rounding up.
+std::int64_t Scaled(const IntOrPercent& v, std::int64_t total) {
+  if (!v.is_percent) return v.value;
+  return (static_cast<std::int64_t>(v.value) * total + 99) / 100;
+}
+
+const OwnerReference* ControllerOf(const Pod& p) {
+  for (const auto& r : p.meta.owner_references)
+    if (r.controller) return &r;
+  return nullptr;
+}
+
+// getExpectedScale for one controller: the scenario workload's spec.replicas (a ReplicaSet that kplace expanded
+// from a Deployment is named after it), else the number of scenario pods it controls (the controller object is
+// not in the scenario). nullopt: no scale (a DaemonSet), which fails the PDB safe (0 disruptions).
+std::optional<std::int64_t> ControllerScale(const Scenario& sc, const std::string& ns, const OwnerReference& ref) {
+  if (ref.kind == "DaemonSet") return std::nullopt;
+  for (const auto& w : sc.workloads) {
+    if (w.meta.namespace_ != ns || w.meta.name != ref.name) continue;
+    if (w.kind == ref.kind || (ref.kind == "ReplicaSet" && w.kind == "Deployment")) return w.replicas;
+  }
+  std::int64_t n = 0;
+  for (const auto& p : sc.pods) {
+    const OwnerReference* c = ControllerOf(p);
+    if (c && p.meta.namespace_ == ns && c->kind == ref.kind && c->name == ref.name) ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+void ClusterState::RefreshPdbs() {
+  pdbs.clear();
+  const Scenario& sc = *scenario_;
+  for (const auto& pdb : sc.pdbs) {
+    preemption::PdbBudget b;
+    b.name = pdb.meta.name;
+    b.namespace_ = Intern(pdb.meta.namespace_);
+    b.selector = pdb.selector;
+    b.disrupted_pods = pdb.disrupted_pods;
+    auto disrupted = [&](const Pod& p) {
+      return std::find(pdb.disrupted_pods.begin(), pdb.disrupted_pods.end(), p.meta.name) != pdb.disrupted_pods.end();
+    };
+    // The disruption controller (pkg/controller/disruption/disruption.go) selects with policy/v1 semantics: a
+    // null selector selects nothing, an empty one every pod of the namespace.
+    std::vector<std::size_t> matching;
+    std::int64_t evicted = 0;
+    for (std::size_t i = 0; i < sc.pods.size(); ++i) {
+      const Pod& p = sc.pods[i];
+      if (p.meta.namespace_ != pdb.meta.namespace_ || pdb.selector.nil || !pdb.selector.Matches(p.meta.labels))
+        continue;
+      if (evicted_[i]) {
+        if (!disrupted(p)) ++evicted;
+        continue;
+      }
+      matching.push_back(i);
+    }
+    if (pdb.disruptions_allowed) {
+      // Given: as the controller last reported it, less the matching pods preemption deleted since.
+      b.disruptions_allowed = static_cast<std::int32_t>(std::max<std::int64_t>(0, *pdb.disruptions_allowed - evicted));
+      pdbs.push_back(std::move(b));
+      continue;
+    }
+    // Derived as the controller does, on the pods as they are now (kplace assumes it has caught up).
+    // countHealthyPods: bound, not being deleted, not already disrupted, Ready (a pod without a Ready condition
+    // counts as ready: kplace's pods are running once bound).
+    std::int64_t healthy = 0;
+    for (std::size_t i : matching) {
+      const Pod& p = sc.pods[i];
+      if (bound_[i] && !p.Terminal() && !p.meta.deleting && !disrupted(p) && p.ready.value_or(true)) ++healthy;
+    }
+    // getExpectedPodCount: maxUnavailable and minAvailable percentages scale with the controllers' replicas
+    // (pods without a controller are not counted); an integer minAvailable counts the matching pods.
+    bool fail_safe = false;
+    auto expected_scale = [&] {
+      std::int64_t total = 0;
+      std::vector<const OwnerReference*> seen;
+      for (std::size_t i : matching) {
+        const OwnerReference* ref = ControllerOf(sc.pods[i]);
+        if (!ref) continue;
+        bool dup = false;
+        for (const auto* s : seen) dup = dup || (s->kind == ref->kind && s->name == ref->name);
+        if (dup) continue;
+        seen.push_back(ref);
+        auto scale = ControllerScale(sc, pdb.meta.namespace_, *ref);
+        if (!scale) fail_safe = true;
+        total += scale.value_or(0);
+      }
+      return total;
+    };
+    std::int64_t expected = 0, desired = 0;
+    if (pdb.max_unavailable) {
+      expected = expected_scale();
+      desired = std::max<std::int64_t>(0, expected - Scaled(*pdb.max_unavailable, expected));
+    } else if (pdb.min_available && !pdb.min_available->is_percent) {
+      expected = static_cast<std::int64_t>(matching.size());
+      desired = pdb.min_available->value;
+    } else if (pdb.min_available) {
+      expected = expected_scale();
+      desired = Scaled(*pdb.min_available, expected);
+    }
+    // Neither field: policy/v1 has no default, expected and desired stay 0, so nothing may be disrupted.
+    const std::int64_t allowed = healthy - desired;
+    b.disruptions_allowed = (fail_safe || expected <= 0 || allowed <= 0) ? 0 : static_cast<std::int32_t>(allowed);
+    pdbs.push_back(std::move(b));
+  }
 }
 
 void ClusterState::Bind(std::size_t pod_index, framework::NodeInfo& node) {

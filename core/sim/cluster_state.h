@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "core/model/scenario.h"
+#include "core/scheduler/framework/nominator.h"
 #include "core/scheduler/framework/types.h"
+#include "core/scheduler/preemption/default_preemption.h"
 
 namespace kplace::sim {
 
@@ -18,18 +20,29 @@ class ClusterState {
   ClusterState(const Scenario& sc, const std::vector<std::int32_t>& priorities);
 
   framework::Snapshot snapshot;
+  // Pending pods nominated to a node (input status.nominatedNodeName, or set by preemption).
+  framework::Nominator nominator;
+  // PodDisruptionBudgets with their current disruptionsAllowed (RefreshPdbs).
+  std::vector<preemption::PdbBudget> pdbs;
 
   framework::PodInfo& Info(std::size_t pod_index) { return *infos_[pod_index]; }
   const framework::PodInfo& Info(std::size_t pod_index) const { return *infos_[pod_index]; }
   std::size_t NumPods() const { return infos_.size(); }
   // Binds pod (by index) to node; returns the node.
   void Bind(std::size_t pod_index, framework::NodeInfo& node);
+  // Deletes a bound pod from its node (preemption). Returns false when it was not bound.
+  bool Evict(std::size_t pod_index);
+  // Recomputes pdbs: status.disruptionsAllowed when given (less the matching pods evicted since), else derived
+  // from minAvailable / maxUnavailable over the pods as they are now.
+  void RefreshPdbs();
   // The node a pod is bound to, or nullptr.
   framework::NodeInfo* NodeOf(std::size_t pod_index) const { return bound_[pod_index]; }
 
  private:
   std::vector<std::unique_ptr<framework::PodInfo>> infos_;
   std::vector<framework::NodeInfo*> bound_;
+  std::vector<bool> evicted_;
+  const Scenario* scenario_ = nullptr;
 };
 
 // Namespace labels: Namespace objects, plus an implicit namespace (labelled kubernetes.io/metadata.name) for

@@ -14,10 +14,21 @@
 namespace kplace::sim {
 namespace {
 
-// Plugins whose rejection a newly bound pod can resolve (their QueueingHints react to pod additions).
+// Plugins whose rejection a newly bound pod can resolve (their QueueingHints react to assigned-pod additions).
 bool PodAddMayHelp(const std::string& plugin) {
   return plugin == names::kInterPodAffinity || plugin == names::kPodTopologySpread;
 }
+
+// Plugins whose rejection a deleted pod can resolve (QueueingHints on assigned-pod deletion): freed resources or
+// host ports, a removed anti-affinity or spread-counted pod.
+bool PodDeleteMayHelp(const std::string& plugin) {
+  return plugin == names::kNodeResourcesFit || plugin == names::kNodePorts || plugin == names::kInterPodAffinity ||
+         plugin == names::kPodTopologySpread;
+}
+
+// A run that keeps making changes ends after this many passes (each pass binds or deletes at least one pod, so a
+// scenario cannot need more than pods x 2 passes; the cap guards against a bug turning into a hang).
+constexpr std::size_t kMaxPassesPerPod = 4;
 
 }  // namespace
 
@@ -65,21 +76,45 @@ SimResult Run(Scenario sc, const RunOptions& options) {
   }
   // PrioritySort: higher priority first, then earlier creation (queue) time, then input order (the item's
   // position; pods of one workload keep their replica order).
-  std::stable_sort(queue.begin(), queue.end(), [&](std::size_t a, std::size_t b) {
+  auto queue_less = [&](std::size_t a, std::size_t b) {
     if (priorities[a] != priorities[b]) return priorities[a] > priorities[b];
     const Pod& pa = sc.pods[a];
     const Pod& pb = sc.pods[b];
     if (pa.meta.creation_unix != pb.meta.creation_unix) return pa.meta.creation_unix < pb.meta.creation_unix;
-    return pa.item_index < pb.item_index;
-  });
+    if (pa.item_index != pb.item_index) return pa.item_index < pb.item_index;
+    return a < b;
+  };
+  std::sort(queue.begin(), queue.end(), queue_less);
 
-  std::vector<bool> retry_on_pod_add(sc.pods.size(), false);
+  std::map<std::string, std::string> nominations;  // by preemption during the run
+  auto event = [&](const char* type, const char* reason, const std::string& pod, std::string message) {
+    result.events.push_back({type, reason, pod, std::move(message)});
+  };
+
+  // Each pass runs the active pods in queue order. Pods that fail wait as unschedulable; after the pass, those a
+  // change of the cluster may help (queueing hints: a bind, a deletion, their own preemption, a cleared
+  // nomination) are retried in the next pass. The run ends when no pod is retried.
+  std::vector<std::uint8_t> retry_on_add(sc.pods.size(), 0), retry_on_delete(sc.pods.size(), 0);
+  std::vector<std::uint8_t> waiting(sc.pods.size(), 0);  // failed, unschedulable
   std::vector<std::size_t> active = queue;
-  while (!active.empty()) {
-    std::vector<std::size_t> failed;
-    bool bound_any = false;
+  const std::size_t max_passes = kMaxPassesPerPod * (queue.size() + 1);
+  for (std::size_t pass = 0; !active.empty(); ++pass) {
+    if (pass == max_passes) {
+      result.warnings.push_back("the scheduling queue was still changing after " + std::to_string(pass) +
+                                " passes; stopped");
+      break;
+    }
+    std::vector<std::uint8_t> force(sc.pods.size(), 0);
+    bool bound_any = false, deleted_any = false;
     for (std::size_t idx : active) {
       PodResult& r = pods[idx];
+      framework::PodInfo& info = cluster.Info(idx);
+      if (sc.pods[idx].meta.deleting) {
+        // skipPodSchedule (schedule_one.go): a pod being deleted gets no cycle and is not requeued.
+        r.unschedulable = "skip schedule deleting pod: " + r.key;
+        event("Warning", "FailedScheduling", r.key, r.unschedulable);
+        continue;
+      }
       bool explain = options.explain_all || options.explain.count(r.key) > 0;
       int attempt = static_cast<int>(r.attempts.size()) + 1;
       CycleExplanation ex;
@@ -88,27 +123,82 @@ SimResult Run(Scenario sc, const RunOptions& options) {
       a.attempt = attempt;
       if (out.node) {
         cluster.Bind(idx, *out.node);
+        cluster.nominator.Remove(&info);
         r.node = out.node->Name();
         r.unschedulable.clear();
+        r.nominated_node.clear();
         a.node = r.node;
         bound_any = true;
+        waiting[idx] = 0;
         result.bind_order.push_back(r.key);
+        event("Normal", "Scheduled", r.key, "Successfully assigned " + r.key + " to " + r.node);
       } else {
         r.unschedulable = out.message;
         a.message = out.message;
-        bool may_help = PodAddMayHelp(out.prefilter_status.plugin());
-        for (const auto& [n, s] : out.node_statuses) may_help = may_help || PodAddMayHelp(s.plugin());
-        retry_on_pod_add[idx] = may_help;
-        failed.push_back(idx);
+        waiting[idx] = 1;
+        event("Warning", "FailedScheduling", r.key, out.message);
+        bool on_add = PodAddMayHelp(out.prefilter_status.plugin());
+        bool on_delete = PodDeleteMayHelp(out.prefilter_status.plugin());
+        for (const auto& [n, st] : out.node_statuses) {
+          on_add = on_add || PodAddMayHelp(st.plugin());
+          on_delete = on_delete || PodDeleteMayHelp(st.plugin());
+        }
+        retry_on_add[idx] = on_add;
+        retry_on_delete[idx] = on_delete;
+        if (out.preemption && out.preemption->chosen) {
+          // prepareCandidate: delete the victims, clear lower-priority nominations to the node, then nominate.
+          const auto& c = *out.preemption->chosen;
+          Preemption pe;
+          pe.preemptor = r.key;
+          pe.attempt = attempt;
+          pe.node = c.node->Name();
+          for (const framework::PodInfo* v : c.victims) {
+            cluster.Evict(v->index);
+            PodResult& vr = pods[v->index];
+            vr.node.clear();
+            vr.preempted_by = r.key;
+            vr.preempted_from = pe.node;
+            pe.victims.push_back(vr.key);
+            result.preempted.push_back(vr.key);
+            const std::string& uid = sc.pods[idx].meta.uid;
+            event("Normal", "Preempted", vr.key,
+                  "Preempted by pod " + (uid.empty() ? r.key : uid) + " on node " + pe.node);
+          }
+          for (const framework::PodInfo* p : out.preemption->cleared_nominations) {
+            cluster.nominator.Remove(p);
+            PodResult& pr = pods[p->index];
+            pr.nominated_node.clear();
+            pe.cleared_nominations.push_back(pr.key);
+            force[p->index] = 1;  // the status update moves it back to the active queue
+            event("Normal", "Nominated", pr.key, "nominatedNodeName cleared: " + r.key + " preempted on " + pe.node);
+          }
+          cluster.nominator.Add(&info, pe.node, c.node->node);
+          r.nominated_node = pe.node;
+          nominations[r.key] = pe.node;
+          event("Normal", "Nominated", r.key, "nominatedNodeName set to " + pe.node);
+          cluster.RefreshPdbs();
+          force[idx] = 1;  // retried once its victims are gone
+          deleted_any = true;
+          result.preemptions.push_back(std::move(pe));
+        } else if (out.preemption && out.preemption->clear_nomination) {
+          if (!cluster.nominator.NodeOf(&info).empty())
+            event("Normal", "Nominated", r.key, "nominatedNodeName cleared: preemption found no candidate");
+          cluster.nominator.Remove(&info);
+          r.nominated_node.clear();
+        } else {
+          r.nominated_node = cluster.nominator.NodeOf(&info);
+        }
       }
       r.attempts.push_back(std::move(a));
       if (explain) r.explanations.push_back(std::move(ex));
     }
-    // Unschedulable pods come back when a bind may help them (queueing hints), in queue order.
+    // Unschedulable pods come back when a change may help them, in queue order.
     active.clear();
-    if (bound_any)
-      for (std::size_t idx : failed)
-        if (retry_on_pod_add[idx]) active.push_back(idx);
+    for (std::size_t idx : queue) {
+      if (!waiting[idx]) continue;
+      if (force[idx] || (bound_any && retry_on_add[idx]) || (deleted_any && retry_on_delete[idx]))
+        active.push_back(idx);
+    }
   }
 
   for (const auto& n : cluster.snapshot.nodes) {
@@ -117,6 +207,7 @@ SimResult Run(Scenario sc, const RunOptions& options) {
     for (const auto* p : n.pods) s.pods.push_back(p->pod->Key());
     result.nodes.push_back(std::move(s));
   }
+  result.nominations.assign(nominations.begin(), nominations.end());
   result.pods = std::move(pods);
   std::sort(result.pods.begin(), result.pods.end(),
             [](const PodResult& a, const PodResult& b) { return a.key < b.key; });

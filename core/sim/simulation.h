@@ -27,7 +27,27 @@ struct PodResult {
   std::string unschedulable;                  // last FailedScheduling message when not placed
   std::vector<std::string> scheduling_gates;  // non-empty: never entered the queue
   std::vector<PodAttempt> attempts;
+  std::string nominated_node;                  // status.nominatedNodeName at the end (pending pods only)
+  std::string preempted_by;                    // set when preemption deleted this pod: the preemptor's key
+  std::string preempted_from;                  // the node it was deleted from
   std::vector<CycleExplanation> explanations;  // one per attempt, only for explained pods
+};
+
+// One successful preemption: the preemptor, the node it was nominated to and the pods deleted there.
+struct Preemption {
+  std::string preemptor;
+  int attempt = 0;  // the preemptor's attempt whose PostFilter preempted
+  std::string node;
+  std::vector<std::string> victims;  // most important first
+  std::vector<std::string> cleared_nominations;
+};
+
+// A kubectl-describe-like event (upstream reasons and messages; "Nominated" records a nominatedNodeName change).
+struct Event {
+  std::string type;    // Normal, Warning
+  std::string reason;  // Scheduled, FailedScheduling, Preempted, Nominated
+  std::string pod;     // the involved pod's key
+  std::string message;
 };
 
 struct NodeSummary {
@@ -44,6 +64,11 @@ struct SimResult {
   std::vector<std::string> warnings;
   // Scheduling order: pod keys in the order their successful cycles ran.
   std::vector<std::string> bind_order;
+  std::vector<std::string> preempted;  // victims in deletion order
+  std::vector<Preemption> preemptions;
+  // Pods preemption nominated during the run -> their last nominated node.
+  std::vector<std::pair<std::string, std::string>> nominations;
+  std::vector<Event> events;
 };
 
 struct RunOptions {

@@ -69,6 +69,7 @@ std::unique_ptr<Framework> Framework::Create(const SchedulerConfig& config, cons
   auto fw = std::unique_ptr<Framework>(new Framework());
   fw->percentage_ = config.profile.percentage_of_nodes_to_score ? config.profile.percentage_of_nodes_to_score
                                                                 : config.percentage_of_nodes_to_score;
+  fw->preemption_args_ = config.profile.args.default_preemption;
   const auto& custom = config.profile.plugins;
   auto custom_set = [&](const char* point) {
     auto it = custom.find(point);
@@ -225,6 +226,29 @@ Status Framework::RunFilter(const CycleState& state, const PodInfo& pod, const N
     }
   }
   return {};
+}
+
+Status Framework::RunFilterWithNominatedPods(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                                             const Snapshot& snapshot, const Nominator* nominator) {
+  const auto* nominated = nominator ? nominator->ForNode(node.node) : nullptr;
+  if (!nominated) return RunFilter(state, pod, node);
+  // addGENominatedPods: only pods at least as important as the incoming one reserve their room.
+  std::optional<CycleState> state_with;
+  std::optional<NodeInfo> node_with;
+  for (const PodInfo* p : *nominated) {
+    if (p == &pod || p->priority < pod.priority) continue;
+    if (!state_with) {
+      state_with.emplace(state.Clone());
+      node_with.emplace(node);
+    }
+    node_with->AddPod(p);
+    Status s = RunAddPod(*state_with, pod, *p, *node_with, snapshot);
+    if (!s.IsSuccess()) return Status(Code::Error, s.Message()).WithPlugin(s.plugin());
+  }
+  if (!state_with) return RunFilter(state, pod, node);
+  Status with = RunFilter(*state_with, pod, *node_with);
+  if (!with.IsSuccess()) return with;
+  return RunFilter(state, pod, node);
 }
 
 Status Framework::RunPreScore(CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,

@@ -8,6 +8,7 @@
 
 #include "core/scheduler/config.h"
 #include "core/scheduler/framework/interface.h"
+#include "core/scheduler/framework/nominator.h"
 
 namespace kplace::framework {
 
@@ -45,6 +46,11 @@ class Framework {
                       std::vector<std::string>* plugins_with_nodes = nullptr);
   // RunFilterPlugins: stops at the first plugin that does not return Success.
   Status RunFilter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const;
+  // RunFilterPluginsWithNominatedPods (runtime/framework.go): when pods with priority >= pod's are nominated to
+  // node, the filters run first with them added to a copy of the node (and of the state, via AddPod), then, if
+  // that passed, on the node as it is; both must pass. Without such pods it is RunFilter.
+  Status RunFilterWithNominatedPods(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                                    const Snapshot& snapshot, const Nominator* nominator);
   Status RunPreScore(CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,
                      const Snapshot& snapshot);
   // RunScorePlugins: Score, NormalizeScore, weight. Returns per-node totals and per-plugin parts.
@@ -66,6 +72,7 @@ class Framework {
   const std::vector<ScorePluginEntry>& score() const { return score_; }
   const std::vector<std::string>& post_filter() const { return post_filter_; }
   std::optional<std::int32_t> percentage_of_nodes_to_score() const { return percentage_; }
+  const DefaultPreemptionArgs& default_preemption_args() const { return preemption_args_; }
   // Finds an instantiated plugin by name, or nullptr.
   Plugin* Find(const std::string& name) const;
 
@@ -77,6 +84,7 @@ class Framework {
   std::vector<ScorePluginEntry> score_;
   std::vector<std::string> post_filter_;  // names; PostFilter behaviour lives in the scheduler
   std::optional<std::int32_t> percentage_;
+  DefaultPreemptionArgs preemption_args_;
   // Scratch buffers reused by RunScore (the framework runs one cycle at a time).
   mutable std::vector<NodeScore> score_list_;
   mutable std::vector<std::int64_t> raw_scores_;

@@ -31,6 +31,7 @@ struct AffinityTerm {
 
 struct PodInfo {
   const Pod* pod = nullptr;
+  std::size_t index = 0;  // position in the simulation's pod list (set by sim::ClusterState)
   Symbol namespace_ = kEmptySymbol;
   std::int32_t priority = 0;
   // PodRequests: what the pod occupies, as a framework.Resource (scalar entries only for scalar resource names;
