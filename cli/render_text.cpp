@@ -27,20 +27,60 @@ std::string Table(const std::vector<std::vector<std::string>>& rows) {
   return out;
 }
 
+std::string Join(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  return out;
+}
+
+std::string RenderPreemption(const PreemptionRecord& p) {
+  std::string out = "  Preemption (DefaultPreemption PostFilter):\n";
+  if (!p.eligible) return out + "    not eligible: " + p.not_eligible_reason + "\n";
+  if (p.potential_nodes.empty())
+    return out + "    no node was rejected with a plain Unschedulable status: " + "removing pods cannot help\n";
+  out += "    potential nodes (plain Unschedulable): " + Join(p.potential_nodes) + "\n";
+  out += "    dry run from offset " + std::to_string(p.offset) + ", wants " + std::to_string(p.num_candidates) +
+         " candidate(s)\n";
+  std::vector<std::vector<std::string>> rows = {{"    NODE", "OUTCOME", "VICTIMS (most important first)", "PDB"}};
+  for (const auto& c : p.candidates) {
+    std::vector<std::string> victims;
+    for (std::size_t i = 0; i < c.victims.size(); ++i)
+      victims.push_back(c.victims[i] + " (" + std::to_string(c.victim_priorities[i]) + ")");
+    rows.push_back({"    " + c.node, c.node == p.chosen ? "candidate, chosen" : "candidate", Join(victims),
+                    std::to_string(c.num_pdb_violations) + " violation(s)"});
+  }
+  for (const auto& n : p.rejected) rows.push_back({"    " + n.node, "no candidate", Join(n.reasons), ""});
+  out += Table(rows);
+  if (!p.chosen.empty()) {
+    out += "    chosen: " + p.chosen + " (" + p.decided_by;
+    if (!p.tied.empty()) out += " among " + Join(p.tied, " ");
+    out += "); victims deleted, pod nominated to " + p.chosen + "\n";
+    if (!p.cleared_nominations.empty())
+      out += "    lower-priority pods lose their nomination to " + p.chosen + ": " + Join(p.cleared_nominations) + "\n";
+  } else if (!p.message.empty()) {
+    out += "    " + p.message + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string RenderTable(const sim::SimResult& result) {
   std::vector<std::vector<std::string>> rows = {{"POD", "NODE", "STATUS"}};
   std::vector<const sim::PodResult*> failed;
   for (const auto& p : result.pods) {
-    if (p.bound_at_start) continue;
     std::string status;
+    if (!p.preempted_by.empty()) {
+      rows.push_back({p.key, p.preempted_from, "Preempted by " + p.preempted_by});
+      continue;
+    }
+    if (p.bound_at_start) continue;
     if (!p.scheduling_gates.empty()) {
       status = "SchedulingGated";
     } else if (!p.node.empty()) {
       status = "Scheduled";
-    } else if (!p.attempts.empty()) {
-      status = "Pending";
+    } else if (!p.attempts.empty() || !p.unschedulable.empty()) {
+      status = p.nominated_node.empty() ? "Pending" : "Pending (nominated to " + p.nominated_node + ")";
       failed.push_back(&p);
     } else {
       continue;
@@ -48,9 +88,12 @@ std::string RenderTable(const sim::SimResult& result) {
     rows.push_back({p.key, p.node.empty() ? "<none>" : p.node, status});
   }
   std::string out = Table(rows);
-  if (!failed.empty()) {
+  if (!failed.empty() || !result.preemptions.empty()) {
     out += "\nEvents:\n";
     std::vector<std::vector<std::string>> ev = {{"  POD", "REASON", "MESSAGE"}};
+    // Preemptions in the order they happened, then the last FailedScheduling message of each pending pod.
+    for (const auto& e : result.events)
+      if (e.reason == "Preempted") ev.push_back({"  " + e.pod, e.reason, e.message});
     for (const auto* p : failed) ev.push_back({"  " + p->key, "FailedScheduling", p->unschedulable});
     out += Table(ev);
   }
@@ -62,12 +105,16 @@ std::string RenderExplanation(const sim::PodResult& pod, const sim::SimResult& r
   std::string out = "Pod " + pod.key + " (priority " + std::to_string(pod.priority) + ")";
   if (!pod.generated_from.empty()) out += " from " + pod.generated_from;
   out += "\n";
+  if (!pod.preempted_by.empty())
+    return out + "  preempted: deleted from " + pod.preempted_from + " to make room for " + pod.preempted_by +
+           " (run --explain " + pod.preempted_by + " for the preemption)\n";
   if (pod.bound_at_start) return out + "  already bound to " + pod.node + " in the input (spec.nodeName)\n";
   if (!pod.scheduling_gates.empty()) {
     out += "  not scheduled: spec.schedulingGates holds it out of the queue:";
     for (const auto& g : pod.scheduling_gates) out += " " + g;
     return out + "\n";
   }
+  if (pod.attempts.empty() && !pod.unschedulable.empty()) return out + "  not scheduled: " + pod.unschedulable + "\n";
   if (pod.attempts.empty()) return out + "  not scheduled (phase Succeeded/Failed)\n";
   out += "  result: " + (pod.node.empty() ? "Pending: " + pod.unschedulable : "scheduled on " + pod.node) + "\n";
   for (const auto& c : pod.explanations) {
@@ -80,7 +127,7 @@ std::string RenderExplanation(const sim::PodResult& pod, const sim::SimResult& r
              (c.nominated_node_fit ? " fits: taken without scoring\n" : " does not fit\n");
     if (!c.nodes.empty()) {
       out += "  Filter";
-      if (c.num_nodes_to_find < c.num_all_nodes)
+      if (c.num_nodes_to_find > 0 && c.num_nodes_to_find < c.num_all_nodes)
         out += " (stops after " + std::to_string(c.num_nodes_to_find) + " feasible of " +
                std::to_string(c.num_all_nodes) + " nodes: percentageOfNodesToScore)";
       out += ":\n";
@@ -123,6 +170,7 @@ std::string RenderExplanation(const sim::PodResult& pod, const sim::SimResult& r
       out += "\n";
     }
     if (!c.message.empty()) out += "  FailedScheduling: " + c.message + "\n";
+    if (c.preemption_ran) out += RenderPreemption(c.preemption);
   }
   return out;
 }
