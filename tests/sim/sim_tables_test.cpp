@@ -66,37 +66,13 @@ void RunCase(const Json& c) {
   }
 }
 
-struct Case {
-  std::string file;
-  std::size_t index;
-};
+class SimTable : public ::testing::TestWithParam<testing::TableCase> {};
 
-std::vector<Case> AllCases() {
-  std::vector<Case> out;
-  for (const auto& file : testing::ListTables("sim")) {
-    Json t = testing::LoadJson(testing::DataPath(file));
-    for (std::size_t i = 0; i < t["cases"].size(); ++i) out.push_back({file, i});
-  }
-  return out;
-}
+TEST_P(SimTable, Case) { testing::RunTableCase(GetParam(), RunCase); }
 
-class SimTable : public ::testing::TestWithParam<Case> {};
-
-TEST_P(SimTable, Case) {
-  Json t = testing::LoadJson(testing::DataPath(GetParam().file));
-  const Json& c = t["cases"][GetParam().index];
-  SCOPED_TRACE(GetParam().file + ": " + c.value("name", ""));
-  try {
-    RunCase(c);
-  } catch (const std::exception& e) {
-    FAIL() << "exception: " << e.what();
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(SimTables, SimTable, ::testing::ValuesIn(AllCases()),
-                         [](const ::testing::TestParamInfo<Case>& i) {
-                           std::string f = i.param.file.substr(i.param.file.find('/') + 1);
-                           return testing::TestName(f.substr(0, f.size() - 5) + "_" + std::to_string(i.param.index));
+INSTANTIATE_TEST_SUITE_P(SimTables, SimTable, ::testing::ValuesIn(testing::ListTableCases("sim")),
+                         [](const ::testing::TestParamInfo<testing::TableCase>& i) {
+                           return testing::TableCaseName(i.param);
                          });
 
 }  // namespace

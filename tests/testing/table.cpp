@@ -1,5 +1,7 @@
 #include "tests/testing/table.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -36,6 +38,31 @@ std::vector<std::string> ListTables(const std::string& dir) {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::vector<TableCase> ListTableCases(const std::string& dir) {
+  std::vector<TableCase> out;
+  for (const auto& file : ListTables(dir)) {
+    nlohmann::json t = LoadJson(DataPath(file));
+    for (std::size_t i = 0; i < t.at("cases").size(); ++i) out.push_back({file, i});
+  }
+  return out;
+}
+
+std::string TableCaseName(const TableCase& c) {
+  std::string f = std::filesystem::path(c.file).stem().string();
+  return TestName(f + "_" + std::to_string(c.index));
+}
+
+void RunTableCase(const TableCase& c, const std::function<void(const nlohmann::json&)>& run) {
+  nlohmann::json t = LoadJson(DataPath(c.file));
+  const nlohmann::json& one = t["cases"][c.index];
+  SCOPED_TRACE(c.file + ": " + one.value("name", ""));
+  try {
+    run(one);
+  } catch (const std::exception& e) {
+    FAIL() << "exception: " << e.what();
+  }
 }
 
 }  // namespace kplace::testing

@@ -1,6 +1,7 @@
 // Loading of the JSON test tables under tests/data.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -15,5 +16,17 @@ std::vector<std::string> ListTables(const std::string& dir);
 std::string ReadFile(const std::string& path);
 // A GoogleTest-safe name: every character that is not a letter or digit becomes '_'.
 std::string TestName(std::string s);
+
+// One case of a table file under tests/data/<dir>: {"cases": [...]}.
+struct TableCase {
+  std::string file;  // relative to tests/data
+  std::size_t index = 0;
+};
+// Every case of every table under tests/data/<dir>, in file then case order.
+std::vector<TableCase> ListTableCases(const std::string& dir);
+// "<file name without .json>_<index>", GoogleTest-safe.
+std::string TableCaseName(const TableCase& c);
+// Runs run(case JSON) with the file and case name in the failure trace; an exception fails the test.
+void RunTableCase(const TableCase& c, const std::function<void(const nlohmann::json&)>& run);
 
 }  // namespace kplace::testing
