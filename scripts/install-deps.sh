@@ -1,19 +1,32 @@
 #!/usr/bin/env bash
 # Installs what kplace needs to build and test, from Debian's packages, only when something is missing.
-# Usage: scripts/install-deps.sh [native|fuzz|all]
+# Usage: scripts/install-deps.sh [native|fuzz|all|web]
+#   web: Emscripten, a TTF font, headless Chromium, node/npm and python3 for the browser playground; Dear ImGui's
+#        source comes separately from Debian's source package (scripts/fetch-imgui.sh).
 set -euo pipefail
 
 want=(cmake ninja-build g++ libgtest-dev googletest libgmock-dev libbenchmark-dev nlohmann-json3-dev)
+need_node=0
 case "${1:-native}" in
   native) ;;
   fuzz|all) want+=(clang libclang-rt-dev clang-format) ;;
-  *) echo "usage: $0 [native|fuzz|all]" >&2; exit 2 ;;
+  web)
+    want=(cmake ninja-build nlohmann-json3-dev emscripten fonts-dejavu-core chromium python3 xz-utils ca-certificates)
+    need_node=1
+    ;;
+  *) echo "usage: $0 [native|fuzz|all|web]" >&2; exit 2 ;;
 esac
 
 missing=()
 for pkg in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
+# node and npm may come from another source (e.g. NodeSource's nodejs bundles npm, and Debian's npm would conflict
+# with it): ask for Debian's packages only when the commands are absent.
+if ((need_node)); then
+  command -v node >/dev/null || missing+=(nodejs)
+  command -v npm >/dev/null || missing+=(npm)
+fi
 if ((${#missing[@]} == 0)); then
   exit 0
 fi

@@ -4,6 +4,7 @@
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   3. a short libFuzzer run over the scenario parser
 #   4. clang-format check
+#   5. the browser playground: wasm build, the wasm core over the presets (node), headless-Chromium end to end
 # Benchmarks are built (Release) but not timed here: run scripts/bench.sh for figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,3 +44,6 @@ step "release: build (CLI, benchmarks)"
 cmake --preset native-release >/dev/null
 cmake --build --preset native-release -j "$jobs"
 build/native-release/tests/kplace_tests --gtest_brief=1
+
+step "browser playground (wasm build, node API tests, headless Chromium e2e)"
+scripts/test-web.sh

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The browser playground's tests (scripts/test.sh runs this): installs what is missing, builds the site with the
+# wasm preset, then
+#   1. the app's pure-C++ helpers (json_text) under node
+#   2. the wasm core's C API under node: every preset gives its tests/golden result; bad input is data, never a trap
+#   3. end to end in headless Chromium (playwright-core, WebGL2 via SwiftShader): load, placements, kplace.load,
+#      typing in the editor, invalid input kept stale, setMode, resize, devicePixelRatio 2 and 3, screenshot
+#   4. the page's transfer size (gzip) against the 1.5 MB budget
+# Screenshots go to build/web-e2e/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh web
+step() { printf '\n==== %s ====\n' "$*"; }
+
+step "web: build (wasm preset)"
+cmake --preset wasm >/dev/null
+cmake --build --preset wasm -j "$(nproc)"
+
+step "web: app helpers (node)"
+node build/wasm/wasm/json_text_test.js
+
+step "web: wasm core API over the presets (node)"
+node --test --test-reporter=spec tests/web/api.test.mjs
+
+step "web: end to end (headless Chromium)"
+(cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
+node --test --test-reporter=spec tests/web/e2e.test.mjs
+
+step "web: transfer size"
+site=build/wasm/site
+total=0
+for f in index.html kplace.js kplace-app.js kplace-app.wasm DejaVuSans.ttf DejaVuSansMono.ttf; do
+  size=$(gzip -9c "$site/$f" | wc -c)
+  printf '  %-20s %8d bytes gzip\n' "$f" "$size"
+  total=$((total + size))
+done
+printf '  %-20s %8d bytes gzip (budget 1500000)\n' "page total" "$total"
+((total <= 1500000)) || { echo "the page is over its 1.5 MB transfer budget" >&2; exit 1; }

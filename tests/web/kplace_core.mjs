@@ -1,0 +1,28 @@
+// Loads the built kplace-core module (build/wasm/site by default, or $KPLACE_SITE) under node and wraps its C API
+// the way a page or a Web Worker would.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const siteDir = path.resolve(process.env.KPLACE_SITE || path.join(repoRoot, 'build/wasm/site'));
+
+export async function loadCore() {
+  const require = createRequire(import.meta.url);
+  const createKplaceCore = require(path.join(siteDir, 'kplace-core.js'));
+  // Hand the wasm bytes over: node 20's fetch() cannot load a file path (toolchain notes).
+  const mod = await createKplaceCore({ wasmBinary: readFileSync(path.join(siteDir, 'kplace-core.wasm')) });
+  return {
+    version: () => mod.ccall('kplace_version', 'string', [], []),
+    // Returns the parsed envelope: {status: "success", result, explanations?} or {status: "failure", errors}.
+    run(text, { explain = false } = {}) {
+      const ptr = mod.ccall('kplace_run', 'number', ['string', 'number'], [text, explain ? 1 : 0]);
+      try {
+        return JSON.parse(mod.UTF8ToString(ptr));
+      } finally {
+        mod.ccall('kplace_free', null, ['number'], [ptr]);
+      }
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// kplace-core.wasm's C API: the narrow surface for tests, Web Workers and embedders. The exported names are listed
+// in exports/core.json. Strings are UTF-8; every returned char* is owned by the caller and freed with kplace_free.
+//
+//   kplace_run(scenario, flags) -> {"status":"success","result":{...}}      result: `kplace run --format json`
+//                                  {"status":"success","result":{...},"explanations":{"ns/pod":{...}}}
+//                                                                            (flags & KPLACE_EXPLAIN_ALL)
+//                                  {"status":"failure","errors":[{"message":"...","internal":false}]}
+//   kplace_version()            -> the project version, e.g. "0.1.0" (static, not freed)
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "core/io/result_writer.h"
+#include "wasm/engine.h"
+
+namespace {
+
+constexpr int kExplainAll = 1;
+
+char* Copy(const std::string& s) {
+  char* p = static_cast<char*>(std::malloc(s.size() + 1));
+  if (p) std::memcpy(p, s.c_str(), s.size() + 1);
+  return p;
+}
+
+std::string Envelope(const char* scenario, int flags) {
+  using kplace::io::Json;
+  const bool explain = (flags & kExplainAll) != 0;
+  kplace::wasm::Outcome out = kplace::wasm::RunText(scenario ? scenario : "", explain, false);
+  Json doc = Json::object();
+  if (!out.ok) {
+    doc["status"] = "failure";
+    doc["errors"] = Json::array({{{"message", out.error}, {"internal", out.internal}}});
+    return doc.dump();
+  }
+  doc["status"] = "success";
+  doc["result"] = kplace::io::ResultToJson(out.result);
+  if (explain) {
+    Json explanations = Json::object();
+    for (const auto& p : out.result.pods) explanations[p.key] = kplace::io::ExplanationToJson(p);
+    doc["explanations"] = std::move(explanations);
+  }
+  return doc.dump();
+}
+
+}  // namespace
+
+extern "C" {
+
+char* kplace_run(const char* scenario, int flags) {
+  try {
+    return Copy(Envelope(scenario, flags));
+  } catch (const std::exception&) {  // serialisation failure or out of memory: still an answer, never a trap
+    return Copy(std::string(R"({"status":"failure","errors":[{"message":"internal error","internal":true}]})"));
+  }
+}
+
+void kplace_free(char* p) { std::free(p); }
+
+const char* kplace_version() { return KPLACE_VERSION; }
+
+}  // extern "C"

@@ -1,0 +1,236 @@
+// The cluster view: the pending lane (pods that did not get a node, with kube-scheduler's message), then one card
+// per node: name, zone / instance type, taint badges coloured by effect, requested vs allocatable bars, and the
+// node's pods as chips coloured by owner. Click a chip to inspect the pod.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <utility>
+
+#include "core/model/symbol.h"
+#include "imgui.h"
+#include "wasm/app/theme.h"
+#include "wasm/app/ui.h"
+
+namespace kplace::app {
+namespace {
+
+std::string TaintLabel(const Taint& t) {
+  std::string s = Text(t.key);
+  if (t.value != kEmptySymbol) s += "=" + Text(t.value);
+  return s + ":" + EffectName(t.effect);
+}
+
+std::string Label(const Node& n, const char* key) {
+  auto it = n.meta.label_text.find(key);
+  return it == n.meta.label_text.end() ? "" : it->second;
+}
+
+// A flow layout: items left to right, wrapping at the right edge.
+struct Flow {
+  float left, right, x, y, line_h, gap;
+  ImVec2 Place(float w) {
+    if (x > left && x + w > right) {
+      x = left;
+      y += line_h + gap;
+    }
+    ImVec2 p(x, y);
+    x += w + gap;
+    return p;
+  }
+  float Bottom() const { return y + line_h; }
+};
+
+void Bar(ImDrawList* dl, ImVec2 pos, float w, float h, const char* name, std::int64_t used, std::int64_t total,
+         const std::string& text) {
+  const float label_w = Em(4);
+  dl->AddText(pos, colors::kTextDim, name);
+  const ImVec2 a(pos.x + label_w, pos.y + h * 0.2f), b(pos.x + w, pos.y + h * 0.8f);
+  dl->AddRectFilled(a, b, colors::kBarBack, h * 0.2f);
+  const float frac = total > 0 ? std::min(1.0f, static_cast<float>(used) / static_cast<float>(total)) : 0;
+  if (frac > 0)
+    dl->AddRectFilled(a, ImVec2(a.x + (b.x - a.x) * frac, b.y), frac >= 0.999f ? colors::kBarFull : colors::kBarFill,
+                      h * 0.2f);
+  const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+  dl->AddText(ImVec2(b.x - ts.x - Em(0.3f), pos.y), colors::kText, text.c_str());
+}
+
+// Lays out one node card at pos with width w and, when draw, draws it (chips are buttons). Returns its height.
+float NodeCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bool draw, UiState& ui) {
+  const Node& node = *nv.node;
+  const float pad = Em(0.5f), line = ImGui::GetTextLineHeight(), gap = Em(0.3f);
+  const float left = pos.x + pad, right = pos.x + w - pad;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  float y = pos.y + pad;
+
+  std::vector<std::string> taints;
+  for (const auto& t : node.taints) taints.push_back(TaintLabel(t));
+  std::string detail;
+  for (const char* key :
+       {"topology.kubernetes.io/zone", "node.kubernetes.io/instance-type", "karpenter.sh/capacity-type"})
+    if (auto v = Label(node, key); !v.empty()) detail += (detail.empty() ? "" : "  ") + v;
+
+  if (draw) {
+    dl->AddText(ImVec2(left, y), colors::kText, node.meta.name.c_str());
+    if (node.unschedulable) {
+      const char* tag = "cordoned";
+      const ImVec2 ts = ImGui::CalcTextSize(tag);
+      dl->AddText(ImVec2(right - ts.x, y), colors::kWarn, tag);
+    }
+  }
+  y += line;
+  if (!detail.empty()) {
+    if (draw) dl->AddText(ImVec2(left, y), colors::kTextDim, detail.c_str());
+    y += line;
+  }
+
+  if (!taints.empty()) {
+    y += gap;
+    Flow flow{left, right, left, y, line, gap};
+    for (std::size_t i = 0; i < taints.size(); ++i) {
+      const float tw = std::min(ImGui::CalcTextSize(taints[i].c_str()).x + Em(0.8f), right - left);
+      const ImVec2 p = flow.Place(tw);
+      if (draw) {
+        dl->AddRectFilled(p, ImVec2(p.x + tw, p.y + line), EffectColor(node.taints[i].effect), line * 0.5f);
+        dl->PushClipRect(p, ImVec2(p.x + tw, p.y + line), true);
+        dl->AddText(ImVec2(p.x + Em(0.4f), p.y), colors::kText, taints[i].c_str());
+        dl->PopClipRect();
+      }
+    }
+    y = flow.Bottom();
+  }
+
+  y += gap;
+  if (draw) {
+    const Resource& a = node.allocatable;
+    const Resource& r = nv.requested;
+    Bar(dl, ImVec2(left, y), right - left, line, "cpu", r.milli_cpu, a.milli_cpu,
+        FormatCpu(r.milli_cpu) + " / " + FormatCpu(a.milli_cpu));
+    Bar(dl, ImVec2(left, y + line), right - left, line, "memory", r.memory, a.memory,
+        FormatBytes(r.memory) + " / " + FormatBytes(a.memory));
+    const auto n = static_cast<std::int64_t>(nv.pods.size());
+    Bar(dl, ImVec2(left, y + 2 * line), right - left, line, "pods", n, a.allowed_pod_number,
+        std::to_string(n) + " / " + std::to_string(a.allowed_pod_number));
+  }
+  y += 3 * line + gap;
+
+  if (!nv.pods.empty()) {
+    const float chip_h = line + Em(0.2f);
+    Flow flow{left, right, left, y, chip_h, gap};
+    for (int i : nv.pods) {
+      const PodView& pod = snap.pods[i];
+      const float cw = std::min(ImGui::CalcTextSize(pod.name.c_str()).x + Em(0.8f), right - left);
+      const ImVec2 p = flow.Place(cw);
+      if (draw) {
+        ImGui::SetCursorScreenPos(p);
+        if (PodChip(pod, pod.key == ui.selected_pod, cw)) ui.selected_pod = pod.key;
+      }
+    }
+    y = flow.Bottom();
+  }
+  return y + pad - pos.y;
+}
+
+void PendingLane(const Snapshot& snap, UiState& ui) {
+  if (snap.unplaced.empty()) return;
+  int pending = 0, gated = 0, preempted = 0;
+  for (int i : snap.unplaced) {
+    pending += snap.pods[i].status == PodStatus::Pending;
+    gated += snap.pods[i].status == PodStatus::Gated;
+    preempted += snap.pods[i].status == PodStatus::Preempted;
+  }
+  std::string title;
+  for (auto [n, what] : {std::pair{pending, "pending"}, {gated, "gated"}, {preempted, "preempted"}})
+    if (n) title += (title.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+  ImGui::PushStyleColor(ImGuiCol_Text, colors::kWarn);
+  ImGui::TextUnformatted(("Not running: " + title).c_str());
+  ImGui::PopStyleColor();
+  for (int i : snap.unplaced) {
+    const PodView& pod = snap.pods[i];
+    const float cw = std::min(ImGui::CalcTextSize(pod.name.c_str()).x + Em(0.8f), Em(12));
+    if (PodChip(pod, pod.key == ui.selected_pod, cw)) ui.selected_pod = pod.key;
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0);
+    const sim::PodResult& r = *pod.result;
+    if (pod.status == PodStatus::Gated) {
+      std::string gates;
+      for (const auto& g : r.scheduling_gates) gates += (gates.empty() ? "" : ", ") + g;
+      ImGui::TextDisabled("SchedulingGated: %s", gates.c_str());
+    } else if (pod.status == PodStatus::Preempted) {
+      ImGui::TextDisabled("Preempted by %s on %s", r.preempted_by.c_str(), r.preempted_from.c_str());
+    } else {
+      if (!r.nominated_node.empty()) ImGui::TextDisabled("nominated to %s", r.nominated_node.c_str());
+      ImGui::TextUnformatted(r.unschedulable.c_str());
+    }
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::Separator();
+}
+
+}  // namespace
+
+bool PodChip(const PodView& pod, bool selected, float width) {
+  const float h = ImGui::GetTextLineHeight() + Em(0.2f);
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::PushID(pod.key.c_str());
+  const bool clicked = ImGui::InvisibleButton("chip", ImVec2(width, h));
+  ImGui::PopID();
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImU32 fill = OwnerColor(pod.owner);
+  if (pod.status == PodStatus::Pending) fill = IM_COL32(90, 60, 30, 255);
+  if (pod.status == PodStatus::Gated || pod.status == PodStatus::Preempted) fill = IM_COL32(70, 70, 80, 255);
+  const ImVec2 q(p.x + width, p.y + h);
+  dl->AddRectFilled(p, q, fill, h * 0.3f);
+  if (selected || hovered) dl->AddRect(p, q, colors::kSelected, h * 0.3f, 0, selected ? Em(0.15f) : Em(0.07f));
+  const float text_w = ImGui::CalcTextSize(pod.name.c_str()).x;
+  const float inner = width - Em(0.8f);
+  dl->PushClipRect(p, q, true);
+  if (text_w <= inner) {
+    dl->AddText(ImVec2(p.x + Em(0.4f), p.y + Em(0.1f)), colors::kText, pod.name.c_str());
+  } else {  // truncated: keep the end, where replica suffixes differ
+    dl->AddText(ImVec2(p.x + width - Em(0.4f) - text_w, p.y + Em(0.1f)), colors::kText, pod.name.c_str());
+  }
+  dl->PopClipRect();
+  if (hovered) {
+    ImGui::BeginTooltip();
+    ImGui::TextUnformatted(pod.key.c_str());
+    ImGui::TextDisabled("owner: %s", pod.owner.c_str());
+    if (pod.pod)
+      ImGui::TextDisabled("requests: cpu %s, memory %s", FormatCpu(pod.requests.milli_cpu).c_str(),
+                          FormatBytes(pod.requests.memory).c_str());
+    ImGui::TextDisabled("priority: %d", static_cast<int>(pod.result->priority));
+    ImGui::EndTooltip();
+  }
+  return clicked;
+}
+
+void DrawCluster(const Snapshot& snap, UiState& ui) {
+  PendingLane(snap, ui);
+
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float gap = Em(0.6f);
+  const float min_w = Em(17);
+  const int per_row = std::max(1, static_cast<int>((avail + gap) / (min_w + gap)));
+  const float w = std::max(min_w, (avail - gap * static_cast<float>(per_row - 1)) / static_cast<float>(per_row));
+  const auto n = static_cast<int>(snap.nodes.size());
+  for (int row = 0; row * per_row < n; ++row) {
+    const int first = row * per_row, last = std::min(n, first + per_row);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    float row_h = 0;
+    for (int i = first; i < last; ++i) row_h = std::max(row_h, NodeCard(snap, snap.nodes[i], origin, w, false, ui));
+    if (ImGui::IsRectVisible(origin, ImVec2(origin.x + avail, origin.y + row_h))) {
+      for (int i = first; i < last; ++i) {
+        const ImVec2 pos(origin.x + static_cast<float>(i - first) * (w + gap), origin.y);
+        const ImVec2 end(pos.x + w, pos.y + row_h);
+        ImGui::GetWindowDrawList()->AddRectFilled(pos, end, colors::kCard, Em(0.3f));
+        ImGui::GetWindowDrawList()->AddRect(pos, end, colors::kCardBorder, Em(0.3f));
+        NodeCard(snap, snap.nodes[i], pos, w, true, ui);
+      }
+    }
+    ImGui::SetCursorScreenPos(origin);
+    ImGui::Dummy(ImVec2(avail, row_h + gap));
+  }
+  if (n == 0) ImGui::TextDisabled("No nodes in the scenario.");
+}
+
+}  // namespace kplace::app

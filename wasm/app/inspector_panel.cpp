@@ -1,0 +1,174 @@
+// The pod inspector: why the selected pod is where it is. For each scheduling attempt, kube-scheduler's Filter
+// verdict per node (the rejecting plugin and its reasons), the Score table per plugin (raw, normalized, weight,
+// weighted, total), the chosen node and its tie set, and the FailedScheduling message.
+#include <algorithm>
+#include <string>
+
+#include "core/scheduler/framework/status.h"
+#include "imgui.h"
+#include "wasm/app/theme.h"
+#include "wasm/app/ui.h"
+
+namespace kplace::app {
+namespace {
+
+void Wrapped(ImU32 color, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
+std::string Join(const std::vector<std::string>& parts, const char* sep) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
+  return out;
+}
+
+void FilterTable(const CycleExplanation& c) {
+  ImGui::TextUnformatted("Filter");
+  ImGui::SameLine();
+  ImGui::PushStyleColor(ImGuiCol_Text, colors::kTextDim);
+  ImGui::TextWrapped("(%s)", Join(c.filter_plugins, ", ").c_str());
+  ImGui::PopStyleColor();
+  if (c.num_nodes_to_find > 0 && c.num_nodes_to_find < c.num_all_nodes)
+    ImGui::TextDisabled("stops after %zu feasible of %zu nodes (percentageOfNodesToScore)", c.num_nodes_to_find,
+                        c.num_all_nodes);
+  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("filter", 4, kFlags)) return;
+  ImGui::TableSetupColumn("Node");
+  ImGui::TableSetupColumn("Verdict");
+  ImGui::TableSetupColumn("Plugin");
+  ImGui::TableSetupColumn("Reasons", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  for (const auto& n : c.nodes) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(n.node.c_str());
+    ImGui::TableNextColumn();
+    ImGui::PushStyleColor(ImGuiCol_Text, n.feasible ? colors::kOk : colors::kError);
+    ImGui::TextUnformatted(n.feasible ? "passed" : framework::CodeName(n.code));
+    ImGui::PopStyleColor();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(n.plugin.c_str());
+    ImGui::TableNextColumn();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(Join(n.reasons, ", ").c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::EndTable();
+}
+
+void ScoreTable(const CycleExplanation& c) {
+  if (c.scores.empty()) return;
+  ImGui::Text("Score");
+  ImGui::SameLine();
+  ImGui::TextDisabled("(each cell: normalized x weight = weighted; raw below)");
+  const auto& plugins = c.scores.front().plugins;
+  const int columns = 2 + static_cast<int>(plugins.size());
+  constexpr ImGuiTableFlags kFlags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+  const float rows_h = static_cast<float>(c.scores.size() + 1) * (ImGui::GetTextLineHeightWithSpacing() * 2 + Em(0.3f));
+  if (!ImGui::BeginTable("score", columns, kFlags, ImVec2(0, std::min(rows_h, Em(24))))) return;
+  ImGui::TableSetupScrollFreeze(1, 1);
+  ImGui::TableSetupColumn("Node");
+  ImGui::TableSetupColumn("Total");
+  for (const auto& p : plugins) ImGui::TableSetupColumn(p.plugin);
+  ImGui::TableHeadersRow();
+  for (const auto& s : c.scores) {
+    ImGui::TableNextRow();
+    const bool chosen = s.node == c.chosen;
+    const bool tied = std::find(c.tied.begin(), c.tied.end(), s.node) != c.tied.end();
+    if (chosen) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(40, 90, 50, 255));
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(s.node.c_str());
+    if (chosen) ImGui::TextDisabled("chosen");
+    if (tied && c.tied.size() > 1) ImGui::TextDisabled("tie");
+    ImGui::TableNextColumn();
+    ImGui::Text("%lld", static_cast<long long>(s.total));
+    for (const auto& p : s.plugins) {
+      ImGui::TableNextColumn();
+      if (p.skipped) {
+        ImGui::TextDisabled("skipped");
+        continue;
+      }
+      ImGui::Text("%lld x %lld = %lld", static_cast<long long>(p.normalized), static_cast<long long>(p.weight),
+                  static_cast<long long>(p.weighted));
+      ImGui::TextDisabled("raw %lld", static_cast<long long>(p.raw));
+    }
+  }
+  ImGui::EndTable();
+}
+
+void Attempt(const CycleExplanation& c) {
+  if (!c.prefilter_message.empty())
+    Wrapped(colors::kError, "PreFilter rejected the pod (" + c.prefilter_plugin + "): " + c.prefilter_message);
+  if (!c.nominated_node.empty())
+    ImGui::TextDisabled("nominated node %s %s", c.nominated_node.c_str(),
+                        c.nominated_node_fit ? "fits: taken without scoring" : "does not fit");
+  if (!c.nodes.empty()) FilterTable(c);
+  ScoreTable(c);
+  if (!c.chosen.empty()) {
+    std::string text = "chosen: " + c.chosen;
+    if (c.tied.size() > 1) text += "  (tied with " + Join(c.tied, ", ") + "; seeded tie-break)";
+    Wrapped(colors::kOk, text);
+  }
+  if (!c.message.empty()) {
+    Wrapped(colors::kWarn, "FailedScheduling: " + c.message);
+  } else if (!c.post_filter_message.empty()) {
+    Wrapped(colors::kTextDim, "PostFilter: " + c.post_filter_message);
+  }
+}
+
+}  // namespace
+
+void DrawInspector(const Snapshot& snap, UiState& ui) {
+  const int idx = snap.FindPod(ui.selected_pod);
+  if (idx < 0) return;
+  const PodView& pod = snap.pods[idx];
+  const sim::PodResult& r = *pod.result;
+
+  ImGui::TextUnformatted(pod.key.c_str());
+  ImGui::SameLine();
+  ImGui::TextDisabled("owner %s, priority %d", pod.owner.c_str(), static_cast<int>(r.priority));
+  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize("close").x -
+                  ImGui::GetStyle().FramePadding.x * 2);
+  if (ImGui::SmallButton("close")) ui.selected_pod.clear();
+
+  switch (pod.status) {
+    case PodStatus::Scheduled:
+      Wrapped(colors::kOk, "Scheduled on " + r.node);
+      break;
+    case PodStatus::BoundAtStart:
+      Wrapped(colors::kTextDim, "Already bound to " + r.node + " in the input (spec.nodeName): not scheduled.");
+      return;
+    case PodStatus::Gated:
+      Wrapped(colors::kTextDim,
+              "Not scheduled: spec.schedulingGates holds it out of the queue: " + Join(r.scheduling_gates, ", "));
+      return;
+    case PodStatus::Preempted:
+      Wrapped(colors::kWarn,
+              "Preempted: deleted from " + r.preempted_from + " to make room for " + r.preempted_by + ".");
+      if (r.explanations.empty()) return;
+      break;
+    case PodStatus::Terminal:
+      Wrapped(colors::kTextDim, "Not scheduled (phase Succeeded/Failed).");
+      return;
+    case PodStatus::Pending:
+      Wrapped(colors::kWarn, "Pending. FailedScheduling: " + r.unschedulable);
+      if (!r.nominated_node.empty()) Wrapped(colors::kTextDim, "status.nominatedNodeName: " + r.nominated_node);
+      break;
+  }
+
+  const auto n = r.explanations.size();
+  for (std::size_t i = n; i-- > 0;) {
+    const CycleExplanation& c = r.explanations[i];
+    ImGui::PushID(static_cast<int>(i));
+    const std::string title = "Attempt " + std::to_string(c.attempt) + " of " + std::to_string(r.attempts.size());
+    if (ImGui::CollapsingHeader(title.c_str(), i + 1 == n ? ImGuiTreeNodeFlags_DefaultOpen : 0)) Attempt(c);
+    ImGui::PopID();
+  }
+}
+
+}  // namespace kplace::app

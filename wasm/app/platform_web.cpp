@@ -1,0 +1,257 @@
+// The browser seam: GLFW (Emscripten's built-in port) + WebGL2, the frame loop, devicePixelRatio handling, fonts,
+// the clipboard glue and the functions the web shell (web/kplace.js) calls. Every browser quirk lives here.
+//
+// Pixels: the canvas's CSS size comes from the page; each frame the backing store is set to CSS size x
+// devicePixelRatio and ImGui works in device pixels (Emscripten's GLFW reports the mouse in backing-store pixels).
+// Fonts are rasterised at size x devicePixelRatio and the style is scaled by it, so text stays crisp at DPR 1, 2, 3
+// and sizes (in font units) keep their CSS size. A DPR change (zoom, another screen) rebuilds fonts and style.
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "imgui.h"
+#include "imgui_impl_glfw.h"
+#include "imgui_impl_opengl3.h"
+#include "nlohmann/json.hpp"
+#include "wasm/app/json_text.h"
+#include "wasm/app/presets.h"
+#include "wasm/app/session.h"
+#include "wasm/app/theme.h"
+#include "wasm/app/ui.h"
+
+namespace {
+
+constexpr float kUiFontCssPx = 15.0f;
+constexpr float kMonoFontCssPx = 14.0f;
+constexpr const char* kCanvas = "#canvas";
+
+struct Web {
+  GLFWwindow* window = nullptr;
+  std::vector<unsigned char> sans, mono;  // TTF bytes (owned here; the atlas only borrows them)
+  float scale = 0;                        // devicePixelRatio the fonts and style were built for
+  std::uint64_t notified = 0;             // generation of the snapshot the page was last told about (onResult)
+  int frames = 0;                         // frames drawn so far
+  std::string clipboard;                  // last text copied in the app or pasted into the page
+  kplace::app::Session session;
+  kplace::app::UiState ui;
+};
+Web* web = nullptr;
+
+// clang-format off
+EM_JS(void, JsWriteClipboard, (const char* text), {
+  const s = UTF8ToString(text);
+  if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(s).catch(() => {});
+});
+EM_JS(void, JsNotifyResult, (), {
+  if (Module["onKplaceResult"]) Module["onKplaceResult"]();
+});
+EM_JS(int, JsIsApple, (), {
+  return /Mac|iPhone|iPad|iPod/.test(navigator.platform || "") ? 1 : 0;
+});
+// clang-format on
+
+const char* GetClipboard(void*) { return web->clipboard.c_str(); }
+void SetClipboard(void*, const char* text) {
+  web->clipboard = text;
+  JsWriteClipboard(text);
+}
+
+void BuildFonts(float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  // Latin-1, general punctuation (dashes, ellipsis), arrows, check marks.
+  static const ImWchar kRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2713, 0x2717, 0};
+  ImFontConfig cfg;
+  cfg.FontDataOwnedByAtlas = false;
+  cfg.OversampleH = 2;
+  auto add = [&](std::vector<unsigned char>& ttf, float css_px) -> ImFont* {
+    if (ttf.empty()) {
+      ImFontConfig def;
+      def.SizePixels = std::round(13.0f * scale);
+      return io.Fonts->AddFontDefault(&def);
+    }
+    return io.Fonts->AddFontFromMemoryTTF(ttf.data(), static_cast<int>(ttf.size()), std::round(css_px * scale), &cfg,
+                                          kRanges);
+  };
+  kplace::app::GetFonts().ui = add(web->sans, kUiFontCssPx);
+  kplace::app::GetFonts().mono = add(web->mono, kMonoFontCssPx);
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+// Backing store in device pixels; returns its size.
+ImVec2 SyncCanvas(float dpr) {
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
+  const int w = std::max(1, static_cast<int>(std::lround(css_w * dpr)));
+  const int h = std::max(1, static_cast<int>(std::lround(css_h * dpr)));
+  int cur_w = 0, cur_h = 0;
+  emscripten_get_canvas_element_size(kCanvas, &cur_w, &cur_h);
+  if (cur_w != w || cur_h != h) emscripten_set_canvas_element_size(kCanvas, w, h);
+  return ImVec2(static_cast<float>(w), static_cast<float>(h));
+}
+
+// Tells the page (window.kplace.onResult) about a new result, whoever caused it: the editor, a preset, the API.
+void NotifyIfNew() {
+  const kplace::app::Snapshot* snap = web->session.snapshot();
+  if (!snap || snap->generation == web->notified) return;
+  web->notified = snap->generation;
+  JsNotifyResult();
+}
+
+void Frame() {
+  const auto dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
+  const ImVec2 size = SyncCanvas(dpr);
+  if (dpr != web->scale) {
+    web->scale = dpr;
+    BuildFonts(dpr);
+    kplace::app::ApplyStyle(dpr);
+  }
+
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = size;  // GLFW's idea of the window size is stale: the canvas size is the truth
+  io.DisplayFramebufferScale = ImVec2(1, 1);
+  ImGui::NewFrame();
+  ImGui::PushFont(kplace::app::GetFonts().ui);
+  kplace::app::DrawApp(web->session, web->ui);
+  ImGui::PopFont();
+  ImGui::Render();
+
+  glViewport(0, 0, static_cast<int>(size.x), static_cast<int>(size.y));
+  glClearColor(0.106f, 0.114f, 0.137f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  NotifyIfNew();
+  ++web->frames;
+}
+
+}  // namespace
+
+extern "C" {
+
+// Starts the app on the page's #canvas with the UI and editor fonts (TTF bytes, copied). Returns 0 when WebGL2 or
+// GLFW is unavailable.
+int kplace_app_start(const unsigned char* sans, int sans_len, const unsigned char* mono, int mono_len) {
+  if (web) return 1;
+  web = new Web;
+  if (sans && sans_len > 0) web->sans.assign(sans, sans + sans_len);
+  if (mono && mono_len > 0) web->mono.assign(mono, mono + mono_len);
+
+  if (!glfwInit()) return 0;
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  const float dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
+  web->window = glfwCreateWindow(std::max(1, static_cast<int>(css_w * dpr)), std::max(1, static_cast<int>(css_h * dpr)),
+                                 "kplace", nullptr, nullptr);
+  if (!web->window) return 0;
+  glfwMakeContextCurrent(web->window);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // no files in the browser; layout lives in UiState
+  io.LogFilename = nullptr;
+  io.ConfigMacOSXBehaviors = JsIsApple() != 0;
+  ImGui_ImplGlfw_InitForOpenGL(web->window, true);
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+  // Emscripten's GLFW has no clipboard: the app keeps its own, mirrored to navigator.clipboard on copy and filled
+  // from the page's paste events (kplace_app_paste).
+  io.SetClipboardTextFn = SetClipboard;
+  io.GetClipboardTextFn = GetClipboard;
+  io.ClipboardUserData = nullptr;
+
+  const int preset = kplace::app::DefaultPreset();
+  if (preset >= 0) kplace::app::LoadPreset(web->session, web->ui, preset);
+  NotifyIfNew();
+  emscripten_set_main_loop(Frame, 0, false);
+  return 1;
+}
+
+// window.kplace.load(text): replaces the scenario and re-runs. Returns 1 when it ran, 0 on an input error.
+int kplace_app_load(const char* text) {
+  if (!web) return 0;
+  const std::string_view view = text ? text : "";
+  const auto& presets = kplace::app::Presets();
+  web->ui.preset = -1;  // text from elsewhere, unless it is a preset's
+  for (std::size_t i = 0; i < presets.size(); ++i)
+    if (view == presets[i].text) web->ui.preset = static_cast<int>(i);
+  web->ui.preset_edited = false;
+  const bool ok = kplace::app::ReplaceText(web->session, web->ui, std::string(view));
+  NotifyIfNew();
+  return ok ? 1 : 0;
+}
+
+// Loads presets/<name>.json as the picker does. Returns 0 for an unknown name.
+int kplace_app_load_preset(const char* name) {
+  if (!web || !name) return 0;
+  const auto& presets = kplace::app::Presets();
+  for (std::size_t i = 0; i < presets.size(); ++i) {
+    if (presets[i].name != name) continue;
+    kplace::app::LoadPreset(web->session, web->ui, static_cast<int>(i));
+    NotifyIfNew();
+    return 1;
+  }
+  return 0;
+}
+
+const char* kplace_app_text() { return web ? web->session.text().c_str() : ""; }
+
+// The last good result (exactly `kplace run --format json`), "" before the first.
+const char* kplace_app_result() {
+  return web && web->session.snapshot() ? web->session.snapshot()->result_json.c_str() : "";
+}
+
+// The current input error, "" when the text ran.
+const char* kplace_app_error() { return web ? web->session.error().c_str() : ""; }
+
+// 1 when the result on screen belongs to an older text (the current one has an error).
+int kplace_app_stale() { return web && web->session.stale() ? 1 : 0; }
+
+// window.kplace.setMode(m): sets the Simulation's spec.mode in the text (nothing else changes) and re-runs.
+int kplace_app_set_mode(const char* mode) {
+  if (!web || !mode) return 0;
+  auto text = kplace::app::json_text::WithMode(web->session.text(), mode);
+  if (!text) return 0;
+  const bool ok = kplace::app::ReplaceText(web->session, web->ui, std::move(*text));
+  NotifyIfNew();
+  return ok ? 1 : 0;
+}
+
+// The page's paste event: what the next Ctrl+V / Cmd+V in the app inserts.
+void kplace_app_paste(const char* text) {
+  if (web && text) web->clipboard = text;
+}
+
+// Selects a pod in the inspector ("" clears).
+void kplace_app_select(const char* pod) {
+  if (web) web->ui.selected_pod = pod ? pod : "";
+}
+
+// Frames drawn so far: lets tests hold a key for exactly one frame (ImGui 1.86 samples key state per frame).
+int kplace_app_frames() { return web ? web->frames : 0; }
+
+// The presets as JSON: [{"name", "title", "description"}].
+const char* kplace_app_presets() {
+  static std::string json;
+  if (json.empty()) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& p : kplace::app::Presets())
+      list.push_back({{"name", p.name}, {"title", p.title}, {"description", p.description}});
+    json = list.dump();
+  }
+  return json.c_str();
+}
+
+}  // extern "C"

@@ -1,0 +1,199 @@
+// Layout of the full-window app and the top bar.
+#include <algorithm>
+#include <cstdio>
+
+#include "imgui.h"
+#include "wasm/app/json_text.h"
+#include "wasm/app/presets.h"
+#include "wasm/app/theme.h"
+#include "wasm/app/ui.h"
+
+namespace kplace::app {
+namespace {
+
+// A draggable bar between two panes; returns the drag delta along its axis in pixels.
+float Splitter(const char* id, bool vertical, float thickness, float length) {
+  const ImVec2 size = vertical ? ImVec2(thickness, length) : ImVec2(length, thickness);
+  ImGui::InvisibleButton(id, size);
+  const bool active = ImGui::IsItemActive();
+  if (ImGui::IsItemHovered() || active)
+    ImGui::SetMouseCursor(vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
+  const ImU32 col = ImGui::GetColorU32(active                   ? ImGuiCol_SeparatorActive
+                                       : ImGui::IsItemHovered() ? ImGuiCol_SeparatorHovered
+                                                                : ImGuiCol_Separator);
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  if (vertical) {
+    const float x = (a.x + b.x) * 0.5f;
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), col, std::max(1.0f, thickness * 0.15f));
+  } else {
+    const float y = (a.y + b.y) * 0.5f;
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), col, std::max(1.0f, thickness * 0.15f));
+  }
+  if (!active) return 0;
+  return vertical ? ImGui::GetIO().MouseDelta.x : ImGui::GetIO().MouseDelta.y;
+}
+
+const char* ModeName(Mode m) {
+  switch (m) {
+    case Mode::Scheduler:
+      return "scheduler";
+    case Mode::Karpenter:
+      return "karpenter";
+    case Mode::Cluster:
+      return "cluster";
+  }
+  return "?";
+}
+
+}  // namespace
+
+bool ReplaceText(Session& session, UiState& ui, std::string text) {
+  ++ui.editor_epoch;  // a fresh editor widget: an active InputText would keep its own copy of the old text
+  return session.SetText(std::move(text));
+}
+
+void LoadPreset(Session& session, UiState& ui, int index) {
+  const auto& presets = Presets();
+  if (index < 0 || index >= static_cast<int>(presets.size())) return;
+  ReplaceText(session, ui, presets[index].text);
+  ui.preset = index;
+  ui.preset_edited = false;
+  ui.selected_pod.clear();
+}
+
+void DrawTopBar(Session& session, UiState& ui) {
+  const auto& presets = Presets();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("kplace");
+  ImGui::SameLine();
+  ImGui::TextDisabled("Kubernetes scheduling playground");
+  ImGui::SameLine(0, Em(1.5f));
+
+  ImGui::SetNextItemWidth(Em(20));
+  std::string current = ui.preset >= 0 ? presets[ui.preset].title : "(custom)";
+  if (ui.preset >= 0 && ui.preset_edited) current += " (edited)";
+  if (ImGui::BeginCombo("Preset", current.c_str())) {
+    for (int i = 0; i < static_cast<int>(presets.size()); ++i) {
+      if (ImGui::Selectable(presets[i].title.c_str(), i == ui.preset)) LoadPreset(session, ui, i);
+      if (!presets[i].description.empty() && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", presets[i].description.c_str());
+    }
+    ImGui::EndCombo();
+  }
+
+  const Snapshot* snap = session.snapshot();
+  ImGui::SameLine(0, Em(1));
+  ImGui::SetNextItemWidth(Em(8));
+  const Mode mode = snap ? snap->scenario.simulation.mode : Mode::Cluster;
+  if (ImGui::BeginCombo("Mode", ModeName(mode))) {
+    for (Mode m : {Mode::Scheduler, Mode::Karpenter, Mode::Cluster}) {
+      if (ImGui::Selectable(ModeName(m), m == mode) && m != mode) {
+        if (auto text = json_text::WithMode(session.text(), ModeName(m))) ReplaceText(session, ui, std::move(*text));
+      }
+    }
+    ImGui::EndCombo();
+  }
+
+  ImGui::SameLine(0, Em(1.5f));
+  if (!session.error().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colors::kError);
+    ImGui::TextUnformatted(snap ? "input error - showing the last good result (stale)" : "input error");
+    ImGui::PopStyleColor();
+  } else if (snap) {
+    int placed = 0, pending = 0;
+    for (const auto& p : snap->pods) {
+      placed += p.status == PodStatus::Scheduled;
+      pending += p.status == PodStatus::Pending || p.status == PodStatus::Gated;
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text, colors::kOk);
+    ImGui::Text("%d placed", placed);
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Text, pending ? colors::kWarn : colors::kTextDim);
+    ImGui::Text("%d pending", pending);
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    ImGui::TextDisabled("%zu nodes, %zu pods, %.1f ms", snap->nodes.size(), snap->pods.size(), snap->run_ms);
+  }
+  if (ui.preset >= 0 && !presets[ui.preset].description.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colors::kTextDim);
+    ImGui::TextWrapped("%s", presets[ui.preset].description.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+void DrawApp(Session& session, UiState& ui) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->WorkPos);
+  ImGui::SetNextWindowSize(vp->WorkSize);
+  constexpr ImGuiWindowFlags kRoot = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::Begin("kplace", nullptr, kRoot);
+  DrawTopBar(session, ui);
+  ImGui::Separator();
+
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float split = Em(0.6f);
+  const float left = std::clamp(ui.editor_width * avail.x, std::min(Em(12), avail.x * 0.5f),
+                                std::max(avail.x - Em(16), avail.x * 0.5f));
+  ImGui::BeginChild("editor", ImVec2(left, avail.y));
+  DrawEditor(session, ui);
+  ImGui::EndChild();
+  ImGui::SameLine(0, 0);
+  if (float dx = Splitter("##vsplit", true, split, avail.y); dx != 0 && avail.x > 0)
+    ui.editor_width = std::clamp(ui.editor_width + dx / avail.x, 0.15f, 0.85f);
+  ImGui::SameLine(0, 0);
+
+  ImGui::BeginChild("right", ImVec2(0, avail.y));
+  const Snapshot* snap = session.snapshot();
+  if (!snap) {
+    ImGui::TextDisabled("No result yet: the scenario has an error.");
+  } else {
+    const bool inspecting = snap->FindPod(ui.selected_pod) >= 0;
+    const float h = ImGui::GetContentRegionAvail().y;
+    const float cluster_h = inspecting ? std::max(Em(4), (1 - ui.inspector_height) * h - split) : 0;
+    ImGui::BeginChild("cluster", ImVec2(0, cluster_h), true);
+    DrawCluster(*snap, ui);
+    ImGui::EndChild();
+    if (inspecting) {
+      if (float dy = Splitter("##hsplit", false, split, ImGui::GetContentRegionAvail().x); dy != 0 && h > 0)
+        ui.inspector_height = std::clamp(ui.inspector_height - dy / h, 0.15f, 0.85f);
+      ImGui::BeginChild("inspector", ImVec2(0, 0), true);
+      DrawInspector(*snap, ui);
+      ImGui::EndChild();
+    }
+  }
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+std::string FormatCpu(std::int64_t milli) {
+  char buf[32];
+  if (milli % 1000 == 0) {
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(milli / 1000));
+  } else if (milli % 100 == 0) {
+    std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(milli) / 1000);
+  } else {
+    std::snprintf(buf, sizeof buf, "%lldm", static_cast<long long>(milli));
+  }
+  return buf;
+}
+
+std::string FormatBytes(std::int64_t bytes) {
+  static const char* kUnits[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 5) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[32];
+  if (v == static_cast<double>(static_cast<std::int64_t>(v))) {
+    std::snprintf(buf, sizeof buf, "%lld%s", static_cast<long long>(v), kUnits[u]);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f%s", v, kUnits[u]);
+  }
+  return buf;
+}
+
+}  // namespace kplace::app

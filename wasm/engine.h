@@ -1,0 +1,24 @@
+// The one way the wasm module runs the core: scenario text in, parsed scenario + result (or the error message)
+// out. Shared by the C API (api.cpp) and the ImGui app; adds no scheduling logic of its own.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/model/scenario.h"
+#include "core/sim/simulation.h"
+
+namespace kplace::wasm {
+
+struct Outcome {
+  bool ok = false;
+  std::string error;      // when !ok: the InputError message (names the item and JSON path), or "internal error: ..."
+  bool internal = false;  // the error is a bug in kplace, not bad input
+  Scenario scenario;      // as parsed, before the run (only when asked to keep it)
+  sim::SimResult result;
+};
+
+// Parses and runs text; never throws. explain_all records the explanation of every pod (what the inspector shows).
+Outcome RunText(std::string_view text, bool explain_all, bool keep_scenario);
+
+}  // namespace kplace::wasm

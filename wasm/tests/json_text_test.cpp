@@ -1,0 +1,94 @@
+// Tests of wasm/app/json_text (positions and formatting-preserving edits in scenario text). Built for node by the
+// wasm preset (no browser, no ImGui): node build/wasm/wasm/json_text_test.js
+#include "wasm/app/json_text.h"
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+int failures = 0;
+
+#define EXPECT(cond)                                              \
+  do {                                                            \
+    if (!(cond)) {                                                \
+      std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                 \
+    }                                                             \
+  } while (0)
+
+using kplace::app::json_text::ErrorPath;
+using kplace::app::json_text::ErrorPosition;
+using kplace::app::json_text::Find;
+using kplace::app::json_text::Path;
+using kplace::app::json_text::PositionOf;
+using kplace::app::json_text::WithMode;
+
+std::string At(const std::string& text, const Path& path) {
+  auto m = Find(text, path);
+  return m.depth == path.size() ? text.substr(m.span.begin, m.span.end - m.span.begin) : "<missing>";
+}
+
+void TestFind() {
+  const std::string t = R"({ "a": 1, "b": { "c": [ 10, {"d": "x\"y"}, [1, 2] ] }, "e": null })";
+  EXPECT(At(t, {}) == t);
+  EXPECT(At(t, {std::string("a")}) == "1");
+  EXPECT(At(t, {std::string("b"), std::string("c"), std::size_t{0}}) == "10");
+  EXPECT(At(t, {std::string("b"), std::string("c"), std::size_t{1}, std::string("d")}) == R"("x\"y")");
+  EXPECT(At(t, {std::string("b"), std::string("c"), std::size_t{2}}) == "[1, 2]");
+  EXPECT(At(t, {std::string("e")}) == "null");
+  EXPECT(At(t, {std::string("zz")}) == "<missing>");
+  // A missing tail gives the deepest existing value.
+  auto m = Find(t, {std::string("b"), std::string("c"), std::size_t{7}});
+  EXPECT(m.depth == 2);
+  EXPECT(t.substr(m.span.begin, 1) == "[");
+}
+
+void TestPositions() {
+  const std::string t =
+      "{\n  \"items\": [\n    {\"kind\": \"Node\",\n     \"status\": {\"allocatable\": {\"cpu\": \"abc\"}}}\n  ]\n}\n";
+  auto lc = PositionOf(t, t.find("\"abc\""));
+  EXPECT(lc.line == 4);
+  EXPECT(lc.column == 40);
+  auto path = ErrorPath(R"(items[0] (Node n1): status.allocatable.cpu: "abc" is not a quantity)");
+  EXPECT(path && path->size() == 5);
+  auto pos = ErrorPosition(t, R"(items[0] (Node n1): status.allocatable.cpu: "abc" is not a quantity)");
+  EXPECT(pos && pos->line == 4 && pos->column == 40);
+  // Map keys with dots and indices.
+  auto p2 = ErrorPath(R"(items[2] (Pod default/web): metadata.labels["app.kubernetes.io/name"]: invalid)");
+  EXPECT(p2 && p2->size() == 5 && std::get<std::string>((*p2)[4]) == "app.kubernetes.io/name");
+  auto p3 = ErrorPath(R"(items[12] (Pod a/b): spec.containers[3].image: required)");
+  EXPECT(p3 && p3->size() == 6 && std::get<std::size_t>((*p3)[1]) == 12 && std::get<std::size_t>((*p3)[4]) == 3);
+  // A syntax error carries its own position; a message naming no item has none.
+  auto syn = ErrorPosition("{", "invalid JSON at line 1, column 2: syntax error");
+  EXPECT(syn && syn->line == 1 && syn->column == 2);
+  EXPECT(!ErrorPosition("{}", "only one Simulation is allowed"));
+}
+
+void TestWithMode() {
+  const std::string base =
+      "{\n  \"kind\": \"List\",\n  \"items\": [\n    { \"kind\": \"Simulation\", \"spec\": { \"mode\": \"scheduler\", "
+      "\"seed\": 0 } },\n    { \"kind\": \"Node\" }\n  ]\n}\n";
+  auto out = WithMode(base, "karpenter");
+  EXPECT(out && *out == std::string(base).replace(base.find("\"scheduler\""), 11, "\"karpenter\""));
+  // spec without mode, item without spec, no Simulation at all.
+  auto no_mode = WithMode(R"({"items": [{"kind": "Simulation", "spec": {"seed": 1}}]})", "cluster");
+  EXPECT(no_mode && *no_mode == R"({"items": [{"kind": "Simulation", "spec": { "mode": "cluster", "seed": 1}}]})");
+  auto no_spec = WithMode(R"({"items": [{"kind": "Simulation"}]})", "cluster");
+  EXPECT(no_spec && *no_spec == R"({"items": [{ "spec": { "mode": "cluster" }, "kind": "Simulation"}]})");
+  auto no_sim = WithMode(R"({"items": []})", "scheduler");
+  EXPECT(no_sim && no_sim->find(R"("kind": "Simulation")") != std::string::npos &&
+         no_sim->find(R"("mode": "scheduler")") != std::string::npos);
+  EXPECT(!WithMode(R"({"kind": "List"})", "scheduler"));
+  EXPECT(!WithMode("not json", "scheduler"));
+}
+
+}  // namespace
+
+int main() {
+  TestFind();
+  TestPositions();
+  TestWithMode();
+  std::printf("%s: json_text\n", failures ? "FAILED" : "ok");
+  return failures ? 1 : 0;
+}
