@@ -1,6 +1,7 @@
 // The pod inspector: why the selected pod is where it is. For each scheduling attempt, kube-scheduler's Filter
 // verdict per node (the rejecting plugin and its reasons), the Score table per plugin (raw, normalized, weight,
-// weighted, total), the chosen node and its tie set, and the FailedScheduling message.
+// weighted, total), the chosen node and its tie set, the FailedScheduling message, and DefaultPreemption's
+// candidates and choice.
 #include <algorithm>
 #include <string>
 
@@ -101,6 +102,73 @@ void ScoreTable(const CycleExplanation& c) {
   ImGui::EndTable();
 }
 
+// DefaultPreemption's PostFilter: potential nodes, each candidate with its victims and PDB violations, the nodes
+// that could not become candidates and why, and the criterion that chose the node.
+void PreemptionSection(const PreemptionRecord& p) {
+  ImGui::TextUnformatted("Preemption");
+  if (!p.eligible) {
+    Wrapped(colors::kWarn, "not eligible: " + p.not_eligible_reason);
+    return;
+  }
+  if (p.potential_nodes.empty()) {
+    Wrapped(colors::kTextDim,
+            "No node was rejected with a plain Unschedulable status: removing lower-priority pods cannot help.");
+    return;
+  }
+  Wrapped(colors::kTextDim, "potential nodes: " + Join(p.potential_nodes, ", ") + "; dry run from offset " +
+                                std::to_string(p.offset) + ", wants " + std::to_string(p.num_candidates) +
+                                " candidate(s)");
+  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable("preemption", 4, kFlags)) {
+    ImGui::TableSetupColumn("Node");
+    ImGui::TableSetupColumn("Outcome");
+    ImGui::TableSetupColumn("PDB violations");
+    ImGui::TableSetupColumn("Victims (most important first) / why not", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    for (const auto& c : p.candidates) {
+      ImGui::TableNextRow();
+      const bool chosen = c.node == p.chosen;
+      if (chosen) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(40, 90, 50, 255));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(c.node.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(chosen ? "candidate, chosen" : "candidate");
+      ImGui::TableNextColumn();
+      ImGui::Text("%lld", static_cast<long long>(c.num_pdb_violations));
+      ImGui::TableNextColumn();
+      std::vector<std::string> victims;
+      for (std::size_t i = 0; i < c.victims.size(); ++i)
+        victims.push_back(c.victims[i] + " (" + std::to_string(c.victim_priorities[i]) + ")");
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextUnformatted(Join(victims, ", ").c_str());
+      ImGui::PopTextWrapPos();
+    }
+    for (const auto& n : p.rejected) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(n.node.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted("no candidate");
+      ImGui::TableNextColumn();
+      ImGui::TableNextColumn();
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextUnformatted(Join(n.reasons, ", ").c_str());
+      ImGui::PopTextWrapPos();
+    }
+    ImGui::EndTable();
+  }
+  if (!p.chosen.empty()) {
+    std::string text = "nominated to " + p.chosen + " (" + p.decided_by;
+    if (!p.tied.empty()) text += " among " + Join(p.tied, ", ");
+    text += "); its victims are deleted";
+    Wrapped(colors::kOk, text);
+    if (!p.cleared_nominations.empty())
+      Wrapped(colors::kTextDim, "nomination cleared for lower-priority " + Join(p.cleared_nominations, ", "));
+  } else if (!p.message.empty()) {
+    Wrapped(colors::kWarn, p.message);
+  }
+}
+
 void Attempt(const CycleExplanation& c) {
   if (!c.prefilter_message.empty())
     Wrapped(colors::kError, "PreFilter rejected the pod (" + c.prefilter_plugin + "): " + c.prefilter_message);
@@ -119,6 +187,7 @@ void Attempt(const CycleExplanation& c) {
   } else if (!c.post_filter_message.empty()) {
     Wrapped(colors::kTextDim, "PostFilter: " + c.post_filter_message);
   }
+  if (c.preemption_ran) PreemptionSection(c.preemption);
 }
 
 }  // namespace
