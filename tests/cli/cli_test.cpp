@@ -67,6 +67,21 @@ TEST(Cli, ExplainShowsFilterAndScores) {
   EXPECT_NE(j.out.find("\"chosen\": \"node-b\""), std::string::npos) << j.out;
 }
 
+TEST(Cli, ExplainShowsPreemption) {
+  const std::string preset = std::string(KPLACE_SOURCE_DIR) + "/presets/preemption-pdb.json";
+  Output o = RunCli("run --explain default/payments " + preset);
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("potential nodes (plain Unschedulable): node-a, node-b"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("default/db-0 (100), default/db-1 (100)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("chosen: node-a (fewest PDB violations)"), std::string::npos) << o.out;
+  Output table = RunCli("run " + preset);
+  EXPECT_NE(table.out.find("default/batch-1     node-a   Preempted by default/payments"), std::string::npos)
+      << table.out;
+  Output victim = RunCli("run --explain default/batch-2 " + preset);
+  EXPECT_NE(victim.out.find("preempted: deleted from node-a to make room for default/payments"), std::string::npos)
+      << victim.out;
+}
+
 TEST(Cli, BadInputExitsTwoWithPathAndNoStdout) {
   Output o = RunCli("run -", R"({"kind":"List","items":[{"kind":"Pod","metadata":{"name":"web"},"spec":{"containers":[)"
                              R"({"name":"c","resources":{"requests":{"cpu":"abc"}}}]}}]})");
