@@ -106,7 +106,20 @@ int main(int argc, char** argv) {
     if (!explain.empty()) options.explain.insert(explain);
     kplace::sim::SimResult result = kplace::sim::Run(std::move(scenario), options);
     std::string out;
-    if (!explain.empty()) {
+    if (result.karpenter) {
+      // karpenter mode: Karpenter's own records (no kube-scheduler cycles ran).
+      if (!explain.empty()) {
+        kplace::io::Json j = kplace::io::KarpenterExplanationToJson(result, explain);
+        if (j.is_null() || j.empty()) {
+          std::cerr << "kplace: --explain: no pod " << explain << " in the scenario\n";
+          return 2;
+        }
+        out = format == "json" ? kplace::io::Dump(j) : kplace::cli::RenderKarpenterExplanation(explain, result);
+      } else {
+        out = format == "json" ? kplace::io::Dump(kplace::io::ResultToJson(result))
+                               : kplace::cli::RenderKarpenterTable(result);
+      }
+    } else if (!explain.empty()) {
       const kplace::sim::PodResult* pod = nullptr;
       for (const auto& p : result.pods)
         if (p.key == explain) pod = &p;

@@ -1,6 +1,7 @@
 #include "cli/render_text.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "core/scheduler/framework/status.h"
 
@@ -171,6 +172,94 @@ std::string RenderExplanation(const sim::PodResult& pod, const sim::SimResult& r
     }
     if (!c.message.empty()) out += "  FailedScheduling: " + c.message + "\n";
     if (c.preemption_ran) out += RenderPreemption(c.preemption);
+  }
+  return out;
+}
+
+namespace {
+
+const karpenter::PodOutcome* FindOutcome(const karpenter::Result& k, const std::string& key) {
+  for (const auto& o : k.pods)
+    if (o.key == key) return &o;
+  return nullptr;
+}
+
+std::string Price(double p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "$%.4f/h", p);
+  return buf;
+}
+
+}  // namespace
+
+std::string RenderKarpenterTable(const sim::SimResult& result) {
+  const karpenter::Result& k = *result.karpenter;
+  std::vector<std::vector<std::string>> rows = {{"POD", "PLACEMENT", "STATUS"}};
+  std::vector<std::vector<std::string>> failures = {{"  POD", "REASON"}};
+  std::vector<const karpenter::PodOutcome*> pods;
+  for (const auto& o : k.pods) pods.push_back(&o);
+  std::sort(pods.begin(), pods.end(), [](const auto* a, const auto* b) { return a->key < b->key; });
+  for (const auto* o : pods) {
+    switch (o->kind) {
+      case karpenter::PodOutcomeKind::Node:
+        rows.push_back({o->key, o->node, "existing node"});
+        break;
+      case karpenter::PodOutcomeKind::Claim:
+        rows.push_back({o->key, k.claims[static_cast<std::size_t>(o->claim)].name, "new NodeClaim"});
+        break;
+      case karpenter::PodOutcomeKind::Unschedulable:
+        rows.push_back({o->key, "<none>", "could not schedule"});
+        failures.push_back({"  " + o->key, o->reason});
+        break;
+      case karpenter::PodOutcomeKind::Ignored:
+        rows.push_back({o->key, "<none>", "ignored"});
+        failures.push_back({"  " + o->key, o->reason});
+        break;
+      case karpenter::PodOutcomeKind::NotProvisionable:
+        break;
+    }
+  }
+  std::string out = Table(rows);
+  if (!k.claims.empty()) {
+    out += "\nNodeClaims:\n";
+    std::vector<std::vector<std::string>> claims = {
+        {"  NAME", "NODEPOOL", "INSTANCE TYPE", "ZONE", "CAPACITY", "PRICE", "OPTIONS", "PODS"}};
+    for (const auto& c : k.claims)
+      claims.push_back({"  " + c.name, c.node_pool, c.instance_type, c.zone, c.capacity_type, Price(c.price),
+                        std::to_string(c.options.size()), std::to_string(c.pods.size())});
+    out += Table(claims);
+    out += "  new capacity: " + Price(k.hourly_price) + "\n";
+  }
+  if (failures.size() > 1) out += "\nFailed to schedule:\n" + Table(failures);
+  for (const auto& w : result.warnings) out += "warning: " + w + "\n";
+  return out;
+}
+
+std::string RenderKarpenterExplanation(const std::string& pod_key, const sim::SimResult& result) {
+  const karpenter::PodOutcome* o = FindOutcome(*result.karpenter, pod_key);
+  if (!o) return "";
+  std::string out = "Pod " + pod_key + " (Karpenter provisioning)\n";
+  switch (o->kind) {
+    case karpenter::PodOutcomeKind::Node:
+      out += "  result: fits existing node " + o->node + "\n";
+      break;
+    case karpenter::PodOutcomeKind::Claim:
+      out += "  result: new NodeClaim " + result.karpenter->claims[static_cast<std::size_t>(o->claim)].name + "\n";
+      break;
+    default:
+      out += "  result: " + o->reason + "\n";
+  }
+  for (const auto& r : o->relaxations) out += "  relaxed: " + r + "\n";
+  for (std::size_t i = 0; i < o->attempts.size(); ++i) {
+    const auto& a = o->attempts[i];
+    out += "\nAttempt " + std::to_string(i + 1) + (a.fit ? " (fit)" : " (failed)") + "\n";
+    for (const auto& t : a.tries) {
+      if (!t.relaxation.empty()) out += "  " + t.relaxation + "\n";
+      std::vector<std::vector<std::string>> rows = {{"    TRIED", "VERDICT"}};
+      for (const auto& c : t.candidates) rows.push_back({"    " + c.target, c.reason.empty() ? "fits" : c.reason});
+      out += Table(rows);
+      if (!t.error.empty()) out += "    -> " + t.error + "\n";
+    }
   }
   return out;
 }

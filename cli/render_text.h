@@ -9,5 +9,9 @@ namespace kplace::cli {
 
 std::string RenderTable(const sim::SimResult& result);
 std::string RenderExplanation(const sim::PodResult& pod, const sim::SimResult& result);
+// karpenter mode: the NodeClaims to launch and each pod's outcome.
+std::string RenderKarpenterTable(const sim::SimResult& result);
+// karpenter mode: every existing node, NodeClaim and NodePool tried for the pod, per relaxation step.
+std::string RenderKarpenterExplanation(const std::string& pod_key, const sim::SimResult& result);
 
 }  // namespace kplace::cli

@@ -1,8 +1,87 @@
 #include "core/io/result_writer.h"
 
+#include "core/karpenter/resources.h"
+
 namespace kplace::io {
+namespace {
+
+Json ResourceJson(const Resource& r) { return Json::parse(karpenter::ResourcesJson(r)); }
+
+Json KarpenterPodJson(const karpenter::Result& k, const karpenter::PodOutcome& o) {
+  Json e = Json::object();
+  switch (o.kind) {
+    case karpenter::PodOutcomeKind::Node:
+      e["node"] = o.node;
+      break;
+    case karpenter::PodOutcomeKind::Claim: {
+      const auto& c = k.claims[static_cast<std::size_t>(o.claim)];
+      e["nodeClaim"] = c.name;
+      e["nodePool"] = c.node_pool;
+      e["instanceType"] = c.instance_type;
+      break;
+    }
+    case karpenter::PodOutcomeKind::Unschedulable:
+      e["unschedulable"] = o.reason;
+      break;
+    case karpenter::PodOutcomeKind::Ignored:
+      e["ignored"] = o.reason;
+      break;
+    case karpenter::PodOutcomeKind::NotProvisionable:
+      if (o.reason.empty()) return Json();
+      e["notProvisionable"] = o.reason;
+      break;
+  }
+  if (!o.relaxations.empty()) e["relaxations"] = o.relaxations;
+  return e;
+}
+
+Json KarpenterToJson(const karpenter::Result& k) {
+  Json claims = Json::array();
+  for (const auto& c : k.claims) {
+    Json options = Json::array();
+    for (const auto& o : c.options) options.push_back({{"instanceType", o.instance_type}, {"price", o.price}});
+    Json taints = Json::array();
+    for (const auto& t : c.taints) {
+      Json tj = {{"key", Text(t.key)}, {"effect", EffectName(t.effect)}};
+      if (t.value != kEmptySymbol) tj["value"] = Text(t.value);
+      taints.push_back(std::move(tj));
+    }
+    Json labels = Json::object();
+    for (const auto& [key, value] : c.labels) labels[key] = value;
+    claims.push_back({{"name", c.name},
+                      {"nodePool", c.node_pool},
+                      {"instanceType", c.instance_type},
+                      {"zone", c.zone},
+                      {"capacityType", c.capacity_type},
+                      {"price", c.price},
+                      {"pods", c.pods},
+                      {"options", std::move(options)},
+                      {"requests", ResourceJson(c.requests)},
+                      {"labels", std::move(labels)},
+                      {"taints", std::move(taints)},
+                      {"requirements", c.requirements}});
+  }
+  return claims;
+}
+
+}  // namespace
 
 Json ResultToJson(const sim::SimResult& result) {
+  if (result.karpenter) {
+    const karpenter::Result& k = *result.karpenter;
+    Json pods = Json::object();
+    for (const auto& o : k.pods) {
+      Json e = KarpenterPodJson(k, o);
+      if (!e.is_null()) pods[o.key] = std::move(e);
+    }
+    Json out = Json::object();
+    out["pods"] = std::move(pods);
+    out["nodeClaims"] = KarpenterToJson(k);
+    out["cost"] = {{"hourly", k.hourly_price}, {"monthly", k.hourly_price * 730}};
+    if (!k.events.empty()) out["events"] = k.events;
+    if (!result.warnings.empty()) out["warnings"] = result.warnings;
+    return out;
+  }
   Json pods = Json::object();
   for (const auto& p : result.pods) {
     Json entry = Json::object();
@@ -140,6 +219,36 @@ Json ExplanationToJson(const sim::PodResult& pod) {
   for (const auto& c : pod.explanations) attempts.push_back(CycleToJson(c));
   j["attempts"] = std::move(attempts);
   return j;
+}
+
+Json KarpenterExplanationToJson(const sim::SimResult& result, const std::string& pod_key) {
+  if (!result.karpenter) return Json();
+  for (const auto& o : result.karpenter->pods) {
+    if (o.key != pod_key) continue;
+    Json j = KarpenterPodJson(*result.karpenter, o);
+    if (j.is_null()) j = Json::object();
+    j["pod"] = o.key;
+    Json attempts = Json::array();
+    for (const auto& a : o.attempts) {
+      Json tries = Json::array();
+      for (const auto& t : a.tries) {
+        Json candidates = Json::array();
+        for (const auto& c : t.candidates) {
+          Json cj = {{"target", c.target}, {"fit", c.reason.empty()}};
+          if (!c.reason.empty()) cj["reason"] = c.reason;
+          candidates.push_back(std::move(cj));
+        }
+        Json tj = {{"candidates", std::move(candidates)}};
+        if (!t.relaxation.empty()) tj["relaxation"] = t.relaxation;
+        if (!t.error.empty()) tj["error"] = t.error;
+        tries.push_back(std::move(tj));
+      }
+      attempts.push_back({{"fit", a.fit}, {"tries", std::move(tries)}});
+    }
+    j["attempts"] = std::move(attempts);
+    return j;
+  }
+  return Json();
 }
 
 std::string Dump(const Json& j) { return j.dump(2) + "\n"; }

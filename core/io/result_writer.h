@@ -11,6 +11,9 @@ namespace kplace::io {
 Json ResultToJson(const sim::SimResult& result);
 // The explanation record of one pod: every attempt with filter verdicts, scores, choice and message.
 Json ExplanationToJson(const sim::PodResult& pod);
+// karpenter mode: one pod's record (candidates tried per attempt, relaxations, outcome); null when the pod is not
+// in the result.
+Json KarpenterExplanationToJson(const sim::SimResult& result, const std::string& pod_key);
 // Pretty JSON text with a trailing newline.
 std::string Dump(const Json& j);
 

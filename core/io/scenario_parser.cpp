@@ -443,6 +443,8 @@ Pod ParsePod(const Json& v, const Reader& r) {
         const std::string type = c.String(cond, "type").value_or("");
         const std::string cstatus = c.String(cond, "status").value_or("");
         if (type == "Ready" && !pod.ready) pod.ready = cstatus == "True";
+        if (type == "PodScheduled" && cstatus == "False" && c.String(cond, "reason").value_or("") == "Unschedulable")
+          pod.marked_unschedulable = true;
         // The first DisruptionTarget condition decides (default_preemption.go podTerminatingByPreemption).
         if (type == "DisruptionTarget" && !seen_disruption_target) {
           seen_disruption_target = true;
@@ -472,6 +474,7 @@ Node ParseNode(const Json& v, const Reader& r) {
       node.allocatable = st.Field("allocatable").AsResourceList(*a);
     else if (const Json* c = st.Object(*status, "capacity"))
       node.allocatable = st.Field("capacity").AsResourceList(*c);
+    if (const Json* c = st.Object(*status, "capacity")) node.capacity = st.Field("capacity").AsResourceList(*c);
     if (const Json* imgs = st.Array(*status, "images")) {
       for (std::size_t i = 0; i < imgs->size(); ++i) {
         Reader ir = st.Field("images").Index(i);
@@ -812,6 +815,21 @@ Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r) 
   return w;
 }
 
+// Karpenter's requirements also accept Gte N / Lte N (inclusive bounds), kept as the equivalent Gt N-1 / Lt N+1.
+LabelRequirement AsKarpenterRequirement(const Json& e, const Reader& rr) {
+  rr.ExpectObject(e);
+  const std::string op = rr.String(e, "operator").value_or("");
+  if (op != "Gte" && op != "Lte") return rr.AsNodeSelectorRequirement(e, false);
+  Json copy = e;
+  const Json* vals = rr.Array(e, "values");
+  std::optional<std::int64_t> n;
+  if (vals && vals->size() == 1 && (*vals)[0].is_string()) n = ParseDecimalInt64((*vals)[0].get<std::string>());
+  if (!n || *n < 0) rr.Field("values").Fail("operator " + op + " needs a single non-negative integer value");
+  copy["operator"] = op == "Gte" ? "Gt" : "Lt";
+  copy["values"] = Json::array({std::to_string(op == "Gte" ? *n - 1 : *n + 1)});
+  return rr.AsNodeSelectorRequirement(copy, false);
+}
+
 NodePool ParseNodePool(const Json& v, const Reader& r) {
   NodePool np;
   np.meta = ParseMeta(v, r, false, true);
@@ -819,7 +837,11 @@ NodePool ParseNodePool(const Json& v, const Reader& r) {
   if (!spec) r.Field("spec").Fail("required");
   Reader s = r.Field("spec");
   np.weight = static_cast<std::int32_t>(s.Int(*spec, "weight", 1, 100).value_or(0));
-  if (const Json* lim = s.Object(*spec, "limits")) np.limits = s.Field("limits").AsResourceList(*lim);
+  if (const Json* lim = s.Object(*spec, "limits")) {
+    std::vector<std::string> names;
+    np.limits = s.Field("limits").AsResourceList(*lim, &names);
+    for (const auto& n : names) np.limit_keys.push_back(Intern(n));
+  }
   const Json* tmpl = s.Object(*spec, "template");
   if (!tmpl) s.Field("template").Fail("required");
   Reader t = s.Field("template");
@@ -836,7 +858,7 @@ NodePool ParseNodePool(const Json& v, const Reader& r) {
       Reader rr = ts.Field("requirements").Index(i);
       const Json& e = (*reqs)[i];
       NodeSelectorRequirementWithMinValues req;
-      req.requirement = rr.AsNodeSelectorRequirement(e, false);
+      req.requirement = AsKarpenterRequirement(e, rr);
       req.key_text = e.at("key").get<std::string>();
       for (Symbol sym : req.requirement.values) req.values_text.push_back(Text(sym));
       if (auto mv = rr.Int(e, "minValues", 1, 50)) {
@@ -860,6 +882,9 @@ InstanceType ParseInstanceType(const Json& v, const Reader& r) {
   if (!cap) s.Field("capacity").Fail("required");
   it.capacity = s.Field("capacity").AsResourceList(*cap);
   if (const Json* oh = s.Object(*spec, "overhead")) it.overhead = s.Field("overhead").AsResourceList(*oh);
+  if (const Json* reqs = s.Array(*spec, "requirements"))
+    for (std::size_t i = 0; i < reqs->size(); ++i)
+      it.requirements.push_back(AsKarpenterRequirement((*reqs)[i], s.Field("requirements").Index(i)));
   const Json* offerings = s.Array(*spec, "offerings");
   if (!offerings || offerings->empty()) s.Field("offerings").Fail("must have at least one offering");
   for (std::size_t i = 0; i < offerings->size(); ++i) {

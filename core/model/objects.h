@@ -133,6 +133,9 @@ struct Pod {
   bool terminating_by_preemption = false;
   std::optional<bool> ready;  // the Ready condition's status is "True" (absent: no Ready condition)
   std::string phase;
+  // A PodScheduled condition with status False and reason Unschedulable (kube-scheduler gave up on it); Karpenter
+  // provisions only such pods.
+  bool marked_unschedulable = false;
   // Index in the scenario's items (for messages and stable ordering).
   int item_index = -1;
   // Set for pods that kplace generated from a workload (Deployment, DaemonSet, ...).
@@ -153,6 +156,7 @@ struct Node {
   std::vector<Taint> taints;
   bool unschedulable = false;
   Resource allocatable;
+  std::optional<Resource> capacity;  // status.capacity when given (Karpenter's NodePool limits count it)
   std::vector<ContainerImage> images;
   int item_index = -1;
 };
@@ -211,6 +215,7 @@ struct NodePool {
   std::vector<Taint> taints;
   std::vector<Taint> startup_taints;
   std::optional<Resource> limits;
+  std::vector<Symbol> limit_keys;  // the resource names spec.limits lists
   std::int32_t weight = 0;
   int item_index = -1;
 };
@@ -226,6 +231,8 @@ struct InstanceType {
   ObjectMeta meta;
   Resource capacity;
   Resource overhead;
+  // spec.requirements: ANDed with metadata.labels (multi-valued keys, DoesNotExist, numeric bounds).
+  std::vector<LabelRequirement> requirements;
   std::vector<Offering> offerings;
   int item_index = -1;
 };

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "core/io/json_reader.h"
+#include "core/karpenter/scheduler.h"
 #include "core/scheduler/framework/framework.h"
 #include "core/scheduler/plugins/names.h"
 #include "core/scheduler/scheduler.h"
@@ -30,11 +31,45 @@ bool PodDeleteMayHelp(const std::string& plugin) {
 // scenario cannot need more than pods x 2 passes; the cap guards against a bug turning into a hang).
 constexpr std::size_t kMaxPassesPerPod = 4;
 
+// karpenter mode: one provisioning round of Karpenter's scheduler over the pending pods (no kube-scheduler, no
+// DaemonSet expansion: Karpenter reserves DaemonSet overhead itself).
+SimResult RunKarpenter(Scenario sc, const RunOptions& options) {
+  for (auto& p : sc.pods) AddDefaultTolerations(p);
+  std::vector<std::int32_t> priorities = ResolvePriorities(sc);
+  karpenter::ProvisionOptions popts;
+  popts.explain_all = options.explain_all;
+  popts.explain = options.explain;
+  SimResult result;
+  result.mode = sc.simulation.mode;
+  result.seed = sc.simulation.seed;
+  result.kubernetes_minor = sc.simulation.kubernetes_minor;
+  result.warnings = sc.warnings;
+  karpenter::Result k = karpenter::Provision(sc, popts);
+  for (std::size_t i = 0; i < sc.pods.size(); ++i) {
+    const Pod& p = sc.pods[i];
+    const karpenter::PodOutcome& o = k.pods[i];
+    PodResult r;
+    r.key = p.Key();
+    r.generated_from = p.generated_from;
+    r.priority = priorities[i];
+    r.bound_at_start = !p.node_name.empty();
+    r.node = p.node_name;
+    if (o.kind == karpenter::PodOutcomeKind::Node) r.node = o.node;
+    if (o.kind == karpenter::PodOutcomeKind::Unschedulable || o.kind == karpenter::PodOutcomeKind::Ignored)
+      r.unschedulable = o.reason;
+    result.pods.push_back(std::move(r));
+  }
+  std::sort(result.pods.begin(), result.pods.end(),
+            [](const PodResult& a, const PodResult& b) { return a.key < b.key; });
+  for (const auto& n : sc.nodes) result.nodes.push_back({n.meta.name, {}});
+  result.karpenter = std::move(k);
+  return result;
+}
+
 }  // namespace
 
 SimResult Run(Scenario sc, const RunOptions& options) {
-  if (sc.simulation.mode == Mode::Karpenter)
-    io::Reader("Simulation", "spec.mode").Fail("karpenter mode is not implemented yet");
+  if (sc.simulation.mode == Mode::Karpenter) return RunKarpenter(std::move(sc), options);
   if (sc.simulation.mode == Mode::Cluster && !sc.node_pools.empty())
     io::Reader("Simulation", "spec.mode")
         .Fail("cluster mode with NodePools needs Karpenter, which is not implemented yet; use mode scheduler");

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "core/karpenter/result.h"
 #include "core/model/scenario.h"
 #include "core/scheduler/explanation.h"
 
@@ -69,6 +71,8 @@ struct SimResult {
   // Pods preemption nominated during the run -> their last nominated node.
   std::vector<std::pair<std::string, std::string>> nominations;
   std::vector<Event> events;
+  // karpenter mode: Karpenter's decisions (pods placed, NodeClaims, reasons); pods[] then mirrors them.
+  std::optional<karpenter::Result> karpenter;
 };
 
 struct RunOptions {

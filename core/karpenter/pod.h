@@ -1,0 +1,50 @@
+// What Karpenter's scheduler knows about one pending pod (sched/scheduler.go PodData, pkg/scheduling
+// NewPodRequirements), the relaxable copy of its preferences, and the provisioner's Validate.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/karpenter/requirements.h"
+#include "core/model/objects.h"
+
+namespace kplace::karpenter {
+
+// Beta label keys Karpenter normalises (pkg/apis/v1/labels.go NormalizedLabels).
+Symbol NormalizeKey(Symbol key);
+
+// Karpenter's well-known label keys: its core set plus every label / requirement key of the catalogue.
+KeySet WellKnownKeys(const std::vector<InstanceType>& types);
+
+struct PodData {
+  const Pod* pod = nullptr;
+  std::size_t index = 0;  // in Scenario::pods
+  Resource requests;      // resources.RequestsForPods: PodRequests + pods 1
+  std::vector<ContainerPort> host_ports;
+  // The relaxable spec parts (a copy; Relax edits them).
+  std::vector<NodeSelectorTerm> required_terms;
+  std::vector<PreferredSchedulingTerm> preferred_terms;  // stable-sorted by weight, heaviest first
+  std::vector<WeightedPodAffinityTerm> preferred_affinity, preferred_anti_affinity;
+  std::vector<TopologySpreadConstraint> spread;
+  std::vector<Toleration> tolerations;
+  Requirements requirements;  // nodeSelector + heaviest preferred term + first required term
+  Requirements strict;        // without the preferred term
+
+  void Recompute();
+};
+
+PodData MakePodData(const Pod& pod, std::size_t index);
+
+// Preferences.Relax (sched/preferences.go): applies the first applicable step and returns its log reason, or
+// nullopt when nothing is left to relax. pns: some NodePool carries a PreferNoSchedule taint.
+std::optional<std::string> Relax(PodData& pod, bool pns);
+
+// Provisioner.Validate: "" when Karpenter simulates the pod, else the error it ignores the pod with.
+std::string ValidatePod(const Pod& pod, const KeySet& well_known);
+
+// Resource requests of a pod as Karpenter counts them (PodRequests, no defaults, + pods 1).
+Resource KarpenterRequests(const Pod& pod);
+
+}  // namespace kplace::karpenter

@@ -1,0 +1,71 @@
+// What a Karpenter provisioning run decided and why: per pod placement or failure with the record of every
+// existing node, in-flight NodeClaim and NodePool tried, and the NodeClaims to launch.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/model/resource.h"
+#include "core/model/taint.h"
+
+namespace kplace::karpenter {
+
+// One candidate tried for a pod: "node/<name>", "nodeclaim/<name>" or "nodepool/<name>"; reason "" = accepted.
+struct Candidate {
+  std::string target;
+  std::string reason;
+};
+
+// One call of Scheduler.add: the relaxation applied just before it ("" for the first) and the candidates tried.
+struct AddTry {
+  std::string relaxation;
+  std::vector<Candidate> candidates;
+  std::string error;  // the add error ("" when it fit)
+};
+
+// One pop of the pod from the queue (trySchedule).
+struct QueueAttempt {
+  std::vector<AddTry> tries;
+  bool fit = false;
+};
+
+enum class PodOutcomeKind { NotProvisionable, Ignored, Node, Claim, Unschedulable };
+
+struct PodOutcome {
+  std::size_t index = 0;  // in Scenario::pods
+  std::string key;
+  PodOutcomeKind kind = PodOutcomeKind::NotProvisionable;
+  std::string reason;                    // Ignored / NotProvisionable / Unschedulable: the message
+  std::string node;                      // Kind Node
+  int claim = -1;                        // Kind Claim: index into Result::claims
+  std::vector<std::string> relaxations;  // the reasons logged during the final attempt
+  std::vector<QueueAttempt> attempts;    // only when explained
+};
+
+struct ClaimOption {
+  std::string instance_type;
+  double price = 0;  // cheapest available compatible offering
+};
+
+struct ClaimOutcome {
+  std::string name;  // "<nodepool>-<n>"
+  std::string node_pool;
+  std::string instance_type, zone, capacity_type;
+  double price = 0;
+  std::vector<ClaimOption> options;           // by price, ties in catalogue order
+  std::vector<std::string> pods;              // keys, in add order
+  Resource requests;                          // pods + minimum daemon overhead
+  std::map<std::string, std::string> labels;  // of the node that would launch
+  std::vector<Taint> taints;
+  std::vector<std::string> requirements;  // requirement strings of the final NodeClaim
+};
+
+struct Result {
+  std::vector<PodOutcome> pods;  // one per scenario pod, scenario order
+  std::vector<ClaimOutcome> claims;
+  std::vector<std::string> events;  // NodePools dropped for their instance types etc.
+  double hourly_price = 0;
+};
+
+}  // namespace kplace::karpenter

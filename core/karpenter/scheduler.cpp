@@ -1,0 +1,287 @@
+#include "core/karpenter/scheduler.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+
+#include "core/karpenter/catalogue.h"
+#include "core/karpenter/existing_node.h"
+#include "core/karpenter/finalize.h"
+#include "core/karpenter/limits.h"
+#include "core/karpenter/nodeclaim.h"
+#include "core/karpenter/pod.h"
+#include "core/karpenter/topology.h"
+
+namespace kplace::karpenter {
+namespace {
+
+bool OwnedBy(const Pod& p, const char* kind) {
+  return std::any_of(p.meta.owner_references.begin(), p.meta.owner_references.end(),
+                     [&](const OwnerReference& o) { return o.kind == kind; });
+}
+
+// IsProvisionable (pkg/utils/pod/scheduling.go); upstream filters silently, kplace reports why.
+std::string NotProvisionableReason(const Pod& p) {
+  if (OwnedBy(p, "DaemonSet")) return "pod is owned by a DaemonSet";
+  if (OwnedBy(p, "Node")) return "pod is a mirror pod";
+  if (!p.nominated_node_name.empty()) return "pod is nominated to node " + p.nominated_node_name + " (preempting)";
+  if (!p.scheduling_gates.empty()) return "pod has scheduling gates";
+  if (!p.marked_unschedulable && p.generated_from.empty()) return "pod is not marked unschedulable by kube-scheduler";
+  return "";
+}
+
+bool HasPreferNoSchedule(const NodePool& p) {
+  return std::any_of(p.taints.begin(), p.taints.end(),
+                     [](const Taint& t) { return t.effect == TaintEffect::PreferNoSchedule; });
+}
+
+class Solver {
+ public:
+  Solver(const Scenario& sc, const ProvisionOptions& opts, Result& result) : sc_(sc), opts_(opts), result_(result) {}
+
+  void Run();
+
+ private:
+  // Scheduler.add: "" on success.
+  std::string Add(PodData& pod, AddTry* record);
+  std::string AddToNewClaim(PodData& pod, AddTry* record);
+  std::size_t PodCount(std::size_t pos) const {
+    return claims_[static_cast<std::size_t>(claim_order_[pos])].pods.size();
+  }
+  // A stable sort by pod count after one claim grew by a pod: it moves past the claims that now hold fewer.
+  void BubbleRight(std::size_t pos) {
+    while (pos + 1 < claim_order_.size() && PodCount(pos + 1) < PodCount(pos)) {
+      std::swap(claim_order_[pos], claim_order_[pos + 1]);
+      ++pos;
+    }
+  }
+  // ... and a new claim (appended last) moves before the claims holding more pods.
+  void BubbleLeft(std::size_t pos) {
+    while (pos > 0 && PodCount(pos - 1) > PodCount(pos)) {
+      std::swap(claim_order_[pos], claim_order_[pos - 1]);
+      --pos;
+    }
+  }
+  std::string ClaimName(int claim) const { return claim_names_[static_cast<std::size_t>(claim)]; }
+
+  const Scenario& sc_;
+  const ProvisionOptions& opts_;
+  Result& result_;
+  KeySet well_known_;
+  std::vector<KType> catalogue_;
+  std::vector<DaemonPod> daemons_;
+  std::vector<Template> templates_;
+  std::vector<ExistingNode> nodes_;
+  std::vector<Claim> claims_;     // creation order
+  std::vector<int> claim_order_;  // the in-flight order (re-sorted by pod count before each pod)
+  std::vector<std::string> claim_names_;
+  std::map<std::string, int> per_pool_count_;
+  Limits limits_;
+  ClaimContext ctx_;
+  std::unique_ptr<Topology> topology_;
+  bool pns_ = false;
+  int hostname_seq_ = 0;
+};
+
+void Solver::Run() {
+  const auto& pods = sc_.pods;
+  result_.pods.resize(pods.size());
+  std::vector<std::size_t> queue;
+  well_known_ = WellKnownKeys(sc_.instance_types);
+  for (std::size_t i = 0; i < pods.size(); ++i) {
+    const Pod& p = pods[i];
+    PodOutcome& o = result_.pods[i];
+    o.index = i;
+    o.key = p.Key();
+    if (!p.node_name.empty() || p.Terminal()) continue;
+    o.reason = NotProvisionableReason(p);
+    if (!o.reason.empty()) continue;
+    std::string invalid = ValidatePod(p, well_known_);
+    if (!invalid.empty()) {
+      o.kind = PodOutcomeKind::Ignored;
+      o.reason = std::move(invalid);
+      continue;
+    }
+    o.kind = PodOutcomeKind::Unschedulable;
+    queue.push_back(i);
+  }
+  if (sc_.node_pools.empty()) {
+    for (std::size_t i : queue) result_.pods[i].reason = "no dynamic nodepools found";
+    return;
+  }
+  // NodePools by weight desc, then name desc (pkg/utils/nodepool OrderByWeight).
+  std::vector<const NodePool*> pools;
+  for (const auto& p : sc_.node_pools) pools.push_back(&p);
+  std::stable_sort(pools.begin(), pools.end(), [](const NodePool* a, const NodePool* b) {
+    if (a->weight != b->weight) return a->weight > b->weight;
+    return a->meta.name > b->meta.name;
+  });
+  pns_ = std::any_of(pools.begin(), pools.end(), [](const NodePool* p) { return HasPreferNoSchedule(*p); });
+  catalogue_ = BuildCatalogue(sc_.instance_types);
+  daemons_ = BuildDaemons(sc_);
+  for (const NodePool* p : pools) {
+    std::string dropped;
+    auto t = BuildTemplate(*p, catalogue_, daemons_, well_known_, &dropped);
+    if (t)
+      templates_.push_back(std::move(*t));
+    else
+      result_.events.push_back("NodePool " + p->meta.name + ": " + dropped);
+  }
+  ctx_.catalogue = &catalogue_;
+  ctx_.well_known = &well_known_;
+  nodes_ = BuildExistingNodes(sc_, daemons_);
+  limits_ = BuildLimits(sc_);
+
+  std::vector<PodData> originals;
+  originals.reserve(pods.size());
+  std::vector<int> data_of(pods.size(), -1);
+  for (std::size_t i : queue) {
+    data_of[i] = static_cast<int>(originals.size());
+    originals.push_back(MakePodData(pods[i], i));
+  }
+  // byCPUAndMemoryDescending (sched/queue.go); last tie-break namespace/name instead of UID.
+  std::stable_sort(queue.begin(), queue.end(), [&](std::size_t a, std::size_t b) {
+    const PodData& x = originals[static_cast<std::size_t>(data_of[a])];
+    const PodData& y = originals[static_cast<std::size_t>(data_of[b])];
+    if (x.requests.milli_cpu != y.requests.milli_cpu) return x.requests.milli_cpu > y.requests.milli_cpu;
+    if (x.requests.memory != y.requests.memory) return x.requests.memory > y.requests.memory;
+    if (pods[a].meta.creation_unix != pods[b].meta.creation_unix)
+      return pods[a].meta.creation_unix < pods[b].meta.creation_unix;
+    if (pods[a].meta.namespace_ != pods[b].meta.namespace_) return pods[a].meta.namespace_ < pods[b].meta.namespace_;
+    return pods[a].meta.name < pods[b].meta.name;
+  });
+
+  topology_ = std::make_unique<Topology>(sc_, pools, catalogue_, queue);
+  for (const auto& d : originals) topology_->Update(d);
+  for (const auto& n : nodes_) {
+    const Requirement* host = n.requirements.Find(HostnameKey());
+    topology_->Register(HostnameKey(), host->values[0]);
+  }
+  ctx_.topology = topology_.get();
+
+  std::vector<std::size_t> q(queue.begin(), queue.end());
+  std::size_t head = 0;
+  std::vector<std::size_t> last_len(pods.size(), SIZE_MAX);
+  while (head < q.size()) {
+    std::size_t idx = q[head];
+    std::size_t len = q.size() - head;
+    if (last_len[idx] == len) break;  // a full cycle without progress
+    ++head;
+    PodOutcome& o = result_.pods[idx];
+    const bool explain = opts_.explain_all || opts_.explain.count(o.key) > 0;
+    PodData pod = originals[static_cast<std::size_t>(data_of[idx])];
+    QueueAttempt attempt;
+    std::vector<std::string> relaxations;
+    std::string relaxation, error;
+    for (;;) {
+      AddTry record;
+      record.relaxation = relaxation;
+      error = Add(pod, explain ? &record : nullptr);
+      if (explain) {
+        record.error = error;
+        attempt.tries.push_back(std::move(record));
+      }
+      if (error.empty()) break;
+      auto step = Relax(pod, pns_);
+      if (!step) break;
+      relaxation = *step;
+      relaxations.push_back(*step);
+      topology_->Update(pod);
+    }
+    o.relaxations = std::move(relaxations);
+    attempt.fit = error.empty();
+    if (explain) o.attempts.push_back(std::move(attempt));
+    if (error.empty()) {
+      o.reason.clear();
+      continue;
+    }
+    o.kind = PodOutcomeKind::Unschedulable;
+    o.reason = std::move(error);
+    if (!relaxations.empty()) topology_->Update(originals[static_cast<std::size_t>(data_of[idx])]);
+    q.push_back(idx);
+    last_len[idx] = q.size() - head;
+  }
+  FinalizeClaims(sc_, catalogue_, templates_, claims_, claim_names_, result_);
+}
+
+std::string Solver::Add(PodData& pod, AddTry* record) {
+  PodOutcome& o = result_.pods[pod.index];
+  std::string err;
+  for (auto& n : nodes_) {
+    Requirements updated;
+    if (CanAddToNode(n, pod, *topology_, record ? &err : nullptr, &updated)) {
+      if (record) record->candidates.push_back({"node/" + n.node->meta.name, ""});
+      AddToNode(n, pod, std::move(updated), *topology_);
+      o.kind = PodOutcomeKind::Node;
+      o.node = n.node->meta.name;
+      return "";
+    }
+    if (record) record->candidates.push_back({"node/" + n.node->meta.name, err});
+  }
+  // In-flight claims, fewest pods first. Upstream stable-sorts the list before every pod; claim_order_ is kept in
+  // exactly that order incrementally (see Bubble).
+  for (std::size_t pos = 0; pos < claim_order_.size(); ++pos) {
+    const int ci = claim_order_[pos];
+    Claim& c = claims_[static_cast<std::size_t>(ci)];
+    const Template& t = templates_[static_cast<std::size_t>(c.tmpl)];
+    CanAddResult r = CanAddToClaim(c, t, pod, ctx_, record ? &err : nullptr);
+    if (record) record->candidates.push_back({"nodeclaim/" + ClaimName(ci), r.ok ? "" : err});
+    if (r.ok) {
+      AddToClaim(c, t, pod, std::move(r), ctx_);
+      BubbleRight(pos);
+      o.kind = PodOutcomeKind::Claim;
+      o.claim = ci;
+      return "";
+    }
+  }
+  if (templates_.empty()) return "nodepool requirements filtered out all available instance types";
+  return AddToNewClaim(pod, record);
+}
+
+std::string Solver::AddToNewClaim(PodData& pod, AddTry* record) {
+  PodOutcome& o = result_.pods[pod.index];
+  std::string joined;
+  for (std::size_t ti = 0; ti < templates_.size(); ++ti) {
+    const Template& t = templates_[ti];
+    std::string err;
+    Claim c;
+    c.tmpl = static_cast<int>(ti);
+    err = LimitOptions(limits_, t, catalogue_, &c.options);
+    if (err.empty()) {
+      char host[48];
+      std::snprintf(host, sizeof host, "hostname-placeholder-%04d", hostname_seq_);
+      c.hostname = Intern(host);
+      c.requirements = t.requirements;
+      c.requirements.Add(Requirement::Make(HostnameKey(), ReqOp::In, {c.hostname}));
+      CanAddResult r = CanAddToClaim(c, t, pod, ctx_, &err);
+      if (r.ok) {
+        ++hostname_seq_;
+        AddToClaim(c, t, pod, std::move(r), ctx_);
+        ConsumeLimits(limits_, t, catalogue_, c.options);
+        int ci = static_cast<int>(claims_.size());
+        claims_.push_back(std::move(c));
+        claim_order_.push_back(ci);
+        BubbleLeft(claim_order_.size() - 1);
+        claim_names_.push_back(t.name + "-" + std::to_string(per_pool_count_[t.name]++));
+        if (record) record->candidates.push_back({"nodepool/" + t.name, ""});
+        o.kind = PodOutcomeKind::Claim;
+        o.claim = ci;
+        return "";
+      }
+    }
+    if (record) record->candidates.push_back({"nodepool/" + t.name, err});
+    joined += (joined.empty() ? "" : "; ") + err;
+  }
+  return joined;
+}
+
+}  // namespace
+
+Result Provision(const Scenario& sc, const ProvisionOptions& options) {
+  Result result;
+  Solver(sc, options, result).Run();
+  return result;
+}
+
+}  // namespace kplace::karpenter

@@ -1,0 +1,23 @@
+// Karpenter's provisioning scheduler (pkg/controllers/provisioning/provisioner.go, sched/scheduler.go Solve):
+// which pending pods it simulates, the queue, the per-pod walk over existing nodes, in-flight NodeClaims and new
+// NodeClaims from the NodePools, preference relaxation, limits and the finalised NodeClaims.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "core/karpenter/result.h"
+#include "core/model/scenario.h"
+
+namespace kplace::karpenter {
+
+struct ProvisionOptions {
+  bool explain_all = false;
+  std::set<std::string> explain;  // pod keys whose attempts are recorded
+};
+
+// Runs one provisioning round over the scenario's pending pods. Topology (spread, pod (anti-)affinity) is not
+// modelled yet: such constraints are ignored (their preferred forms are still relaxed in upstream order).
+Result Provision(const Scenario& sc, const ProvisionOptions& options = {});
+
+}  // namespace kplace::karpenter

@@ -1,0 +1,307 @@
+#include "core/karpenter/topology.h"
+
+#include <algorithm>
+#include <climits>
+
+namespace kplace::karpenter {
+namespace {
+
+bool Tolerates(const std::vector<Taint>& taints, const std::vector<Toleration>& tolerations) {
+  return Untolerated(taints, tolerations).empty();
+}
+
+LabelSelector WithKeys(LabelSelector sel, const Pod& pod, const std::vector<Symbol>& match,
+                       const std::vector<Symbol>& mismatch) {
+  for (Symbol k : match)
+    if (auto v = pod.meta.labels.Get(k)) sel.requirements.push_back({k, SelectorOp::In, {*v}, 0});
+  for (Symbol k : mismatch)
+    if (auto v = pod.meta.labels.Get(k)) sel.requirements.push_back({k, SelectorOp::NotIn, {*v}, 0});
+  return sel;
+}
+
+std::string SelectorIdentity(const LabelSelector& s) {
+  if (s.nil) return "<nil>";
+  std::vector<std::string> parts;
+  for (const auto& r : s.requirements) {
+    std::string p = Text(r.key) + "/" + std::to_string(static_cast<int>(r.op)) + "/";
+    std::vector<std::string> vs;
+    for (Symbol v : r.values) vs.push_back(Text(v));
+    std::sort(vs.begin(), vs.end());
+    for (const auto& v : vs) p += v + ",";
+    parts.push_back(p);
+  }
+  std::sort(parts.begin(), parts.end());
+  std::string out;
+  for (const auto& p : parts) out += p + ";";
+  return out;
+}
+
+const Requirement& Or(const Requirement* r, const Requirement& fallback) { return r ? *r : fallback; }
+
+}  // namespace
+
+void Topology::BuildDomainGroups() const {
+  if (domains_built_) return;
+  domains_built_ = true;
+  auto insert = [&](Symbol key, Symbol domain, const std::vector<Taint>& taints) {
+    auto& lists = domain_groups_[key][domain];
+    if (lists.empty() || taints.empty()) {
+      lists = {taints};
+      return;
+    }
+    if (lists[0].empty()) return;
+    lists.push_back(taints);
+  };
+  for (const NodePool* p : pools_) {
+    Requirements base;
+    for (const auto& r : p->requirements) {
+      LabelRequirement lr = r.requirement;
+      lr.key = NormalizeKey(lr.key);
+      base.Add(Requirement::FromSelector(lr, r.min_values));
+    }
+    for (auto [k, v] : p->template_labels.entries()) base.Add(Requirement::Make(k, ReqOp::In, {v}));
+    for (const auto& t : *catalogue_) {
+      Requirements all = base;
+      all.Add(t.requirements);
+      for (const auto& r : all.items())
+        for (Symbol v : r.values) insert(r.key, v, p->taints);
+    }
+    for (const auto& r : base.items())
+      if (r.Operator() == ReqOp::In)
+        for (Symbol v : r.values) insert(r.key, v, p->taints);
+  }
+}
+
+Topology::Topology(const Scenario& sc, const std::vector<const NodePool*>& pools, const std::vector<KType>& catalogue,
+                   const std::vector<std::size_t>& batch)
+    : sc_(sc), pools_(pools), catalogue_(&catalogue), excluded_(sc.pods.size(), 0) {
+  for (const auto& n : sc.nodes) nodes_by_name_.emplace(n.meta.name, &n);
+  for (std::size_t i : batch) excluded_[i] = 1;
+  // updateInverseAffinities: running pods' required anti-affinity terms.
+  for (std::size_t i = 0; i < sc.pods.size(); ++i) {
+    const Pod& p = sc.pods[i];
+    if (excluded_[i] || p.node_name.empty() || p.affinity.pod_anti_affinity.required.empty()) continue;
+    const Node* node = FindNode(p.node_name);
+    if (!node) continue;
+    PodData d = MakePodData(p, i);
+    for (const auto& term : p.affinity.pod_anti_affinity.required) {
+      TopoGroup g = NewGroup(TopoType::AntiAffinity, term.topology_key, d, Namespaces(p, term),
+                             WithKeys(term.label_selector, p, term.match_label_keys, term.mismatch_label_keys),
+                             INT32_MAX, nullptr);
+      auto it =
+          std::find_if(inverse_.begin(), inverse_.end(), [&](const TopoGroup& x) { return x.identity == g.identity; });
+      if (it == inverse_.end()) {
+        inverse_.push_back(std::move(g));
+        it = inverse_.end() - 1;
+      }
+      if (auto v = node->meta.labels.Get(it->key)) it->Record(*v);
+      it->owners.insert(i);
+    }
+  }
+}
+
+const Node* Topology::FindNode(const std::string& name) const {
+  auto it = nodes_by_name_.find(name);
+  return it == nodes_by_name_.end() ? nullptr : it->second;
+}
+
+std::vector<Symbol> Topology::Namespaces(const Pod& pod, const PodAffinityTerm& term) const {
+  std::vector<Symbol> out;
+  if (term.namespaces.empty() && !term.namespace_selector) {
+    out.push_back(Intern(pod.meta.namespace_));
+    return out;
+  }
+  out = term.namespaces;
+  if (term.namespace_selector) {
+    static const Symbol kName = Intern("kubernetes.io/metadata.name");
+    std::set<std::string> names;
+    for (const auto& ns : sc_.namespaces) names.insert(ns.name);
+    for (const auto& p : sc_.pods) names.insert(p.meta.namespace_);
+    for (const auto& name : names) {
+      Labels labels;
+      bool found = false;
+      for (const auto& ns : sc_.namespaces)
+        if (ns.name == name) {
+          labels = ns.labels;
+          found = true;
+        }
+      if (!found) labels.Set(kName, Intern(name));
+      if (term.namespace_selector->Matches(labels)) out.push_back(Intern(name));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+TopoGroup Topology::NewGroup(TopoType type, Symbol key, const PodData& pod, std::vector<Symbol> namespaces,
+                             LabelSelector selector, std::int32_t max_skew, const TopologySpreadConstraint* tsc) const {
+  TopoGroup g;
+  g.type = type;
+  g.key = key;
+  g.max_skew = max_skew;
+  g.namespaces = std::move(namespaces);
+  g.selector = std::move(selector);
+  bool taint_ignore = false;
+  if (tsc) {
+    g.min_domains = tsc->min_domains;
+    g.filter.active = true;
+    g.filter.affinity_honor = tsc->node_affinity_policy == InclusionPolicy::Honor;
+    g.filter.taint_honor = tsc->node_taints_policy == InclusionPolicy::Honor;
+    taint_ignore = !g.filter.taint_honor;
+    g.filter.tolerations = pod.tolerations;
+    // MakeTopologyNodeFilter: nodeSelector, and each required term (all of them, unrelaxed spec).
+    Requirements sel;
+    for (auto [k, v] : pod.pod->node_selector) sel.Add(Requirement::Make(NormalizeKey(k), ReqOp::In, {v}));
+    const auto& na = pod.pod->affinity.node_affinity;
+    if (!na || !na->required) {
+      g.filter.requirements.push_back(sel);
+    } else {
+      for (const auto& term : na->required->terms) {
+        Requirements r = sel;
+        for (const auto& e : term.match_expressions) {
+          LabelRequirement n = e;
+          n.key = NormalizeKey(e.key);
+          r.Add(Requirement::FromSelector(n));
+        }
+        g.filter.requirements.push_back(std::move(r));
+      }
+    }
+  }
+  BuildDomainGroups();
+  if (auto it = domain_groups_.find(key); it != domain_groups_.end())
+    for (const auto& [domain, lists] : it->second) {
+      bool ok = taint_ignore;
+      for (std::size_t i = 0; !ok && i < lists.size(); ++i) ok = Tolerates(lists[i], pod.tolerations);
+      if (ok) g.Register(domain);
+    }
+  std::string f;
+  if (g.filter.active) {
+    f = (g.filter.affinity_honor ? "A" : "a") + std::string(g.filter.taint_honor ? "T" : "t");
+    for (const auto& r : g.filter.requirements) f += "[" + r.String() + "]";
+    for (const auto& t : g.filter.tolerations)
+      f += Text(t.key) + std::to_string(static_cast<int>(t.op)) + Text(t.value) + EffectName(t.effect) + ";";
+  }
+  g.identity = std::to_string(static_cast<int>(type)) + "|" + Text(key) + "|" + std::to_string(max_skew) + "|" + f +
+               "|" + SelectorIdentity(g.selector) + "|";
+  for (Symbol ns : g.namespaces) g.identity += Text(ns) + ",";
+  return g;
+}
+
+void Topology::CountDomains(TopoGroup& g) const {
+  for (const auto& n : sc_.nodes) {
+    if (!g.filter.Matches(n.taints, FromLabels(n.meta.labels), nullptr)) continue;
+    if (auto v = n.meta.labels.Get(g.key)) g.Register(*v);
+  }
+  for (std::size_t i = 0; i < sc_.pods.size(); ++i) {
+    const Pod& p = sc_.pods[i];
+    if (excluded_[i] || p.node_name.empty() || p.Terminal() || p.meta.deleting) continue;
+    Symbol ns = Intern(p.meta.namespace_);
+    if (!std::binary_search(g.namespaces.begin(), g.namespaces.end(), ns)) continue;
+    // TopologyListOptions: a nil selector lists every pod.
+    if (!g.selector.nil && !g.selector.Matches(p.meta.labels)) continue;
+    const Node* node = FindNode(p.node_name);
+    if (!node) continue;
+    Symbol domain;
+    if (auto v = node->meta.labels.Get(g.key))
+      domain = *v;
+    else if (g.key == HostnameKey())
+      domain = node->name_symbol;
+    else
+      continue;
+    if (!g.filter.Matches(node->taints, FromLabels(node->meta.labels), nullptr)) continue;
+    g.Record(domain);
+  }
+}
+
+void Topology::Update(const PodData& pod) {
+  for (auto& g : groups_) g.owners.erase(pod.index);
+  const Pod& p = *pod.pod;
+  const bool has_anti = !p.affinity.pod_anti_affinity.required.empty() || !pod.preferred_anti_affinity.empty();
+  std::vector<TopoGroup> fresh;
+  if (has_anti) {
+    for (const auto& term : p.affinity.pod_anti_affinity.required) {
+      TopoGroup g = NewGroup(TopoType::AntiAffinity, term.topology_key, pod, Namespaces(p, term),
+                             WithKeys(term.label_selector, p, term.match_label_keys, term.mismatch_label_keys),
+                             INT32_MAX, nullptr);
+      auto it =
+          std::find_if(inverse_.begin(), inverse_.end(), [&](const TopoGroup& x) { return x.identity == g.identity; });
+      if (it == inverse_.end()) {
+        inverse_.push_back(std::move(g));
+        it = inverse_.end() - 1;
+      }
+      it->owners.insert(pod.index);
+    }
+  }
+  for (const auto& tsc : pod.spread)
+    fresh.push_back(NewGroup(TopoType::Spread, tsc.topology_key, pod, {Intern(p.meta.namespace_)},
+                             WithKeys(tsc.label_selector, p, tsc.match_label_keys, {}), tsc.max_skew, &tsc));
+  auto add_term = [&](TopoType type, const PodAffinityTerm& term) {
+    fresh.push_back(NewGroup(type, term.topology_key, pod, Namespaces(p, term),
+                             WithKeys(term.label_selector, p, term.match_label_keys, term.mismatch_label_keys),
+                             INT32_MAX, nullptr));
+  };
+  for (const auto& t : p.affinity.pod_affinity.required) add_term(TopoType::Affinity, t);
+  for (const auto& t : pod.preferred_affinity) add_term(TopoType::Affinity, t.term);
+  for (const auto& t : p.affinity.pod_anti_affinity.required) add_term(TopoType::AntiAffinity, t);
+  for (const auto& t : pod.preferred_anti_affinity) add_term(TopoType::AntiAffinity, t.term);
+  for (auto& g : fresh) {
+    auto it =
+        std::find_if(groups_.begin(), groups_.end(), [&](const TopoGroup& x) { return x.identity == g.identity; });
+    if (it == groups_.end()) {
+      CountDomains(g);
+      groups_.push_back(std::move(g));
+      it = groups_.end() - 1;
+    }
+    it->owners.insert(pod.index);
+  }
+}
+
+bool Topology::AddRequirements(const PodData& pod, const std::vector<Taint>& taints, const Requirements& node_reqs,
+                               const KeySet* allowance, Requirements* out, std::string* err) const {
+  *out = Requirements();
+  auto apply = [&](const TopoGroup& g) {
+    const Requirement exists = Requirement::Make(g.key, ReqOp::Exists);
+    const Requirement& pd = Or(pod.strict.Find(g.key), exists);
+    const Requirement& nd = Or(node_reqs.Find(g.key), exists);
+    Requirement domains = g.Get(*pod.pod, pd, nd);
+    if (!domains.complement && domains.values.empty()) {
+      if (err) *err = g.Error(pd, nd);
+      return false;
+    }
+    out->Add(domains);
+    return true;
+  };
+  for (const auto& g : groups_)
+    if (g.owners.count(pod.index) && !apply(g)) return false;
+  for (const auto& g : inverse_)
+    if (g.Selects(*pod.pod) && g.filter.Matches(taints, node_reqs, allowance) && !apply(g)) return false;
+  return true;
+}
+
+void Topology::Record(const PodData& pod, const std::vector<Taint>& taints, const Requirements& reqs,
+                      const KeySet* allowance) {
+  for (auto& g : groups_) {
+    if (!g.Selects(*pod.pod) || !g.filter.Matches(taints, reqs, allowance)) continue;
+    const Requirement* d = reqs.Find(g.key);
+    if (!d) continue;  // Exists: no values, Len > 1
+    if (g.type == TopoType::AntiAffinity) {
+      for (Symbol v : d->values) g.Record(v);
+    } else if (!d->complement && d->values.size() == 1) {
+      g.Record(d->values[0]);
+    }
+  }
+  for (auto& g : inverse_)
+    if (g.owners.count(pod.index))
+      if (const Requirement* d = reqs.Find(g.key))
+        for (Symbol v : d->values) g.Record(v);
+}
+
+void Topology::Register(Symbol key, Symbol domain) {
+  for (auto& g : groups_)
+    if (g.key == key) g.Register(domain);
+  for (auto& g : inverse_)
+    if (g.key == key) g.Register(domain);
+}
+
+}  // namespace kplace::karpenter
