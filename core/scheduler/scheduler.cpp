@@ -178,7 +178,7 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
       Status ps = fw_.RunPreScore(state_, pod, list, snapshot);
       Status ss = ps.IsSuccess() ? fw_.RunScore(state_, pod, list, scores, explain != nullptr) : ps;
       if (!ss.IsSuccess()) {
-        out.message = "running Score plugins: plugin \"" + ss.plugin() + "\" failed with: " + ss.Message();
+        out.message = std::string("running Score plugins: plugin \"") + ss.plugin() + "\" failed with: " + ss.Message();
         if (explain) explain->message = out.message;
         return out;
       }

@@ -26,12 +26,16 @@ static_assert(kCodeNames.size() == static_cast<std::size_t>(Code::Pending) + 1);
 
 inline const char* CodeName(Code c) { return kCodeNames[static_cast<std::size_t>(c)]; }
 
+// Reasons are kept without allocating in the common case: one reason that is a string constant (every plugin's
+// reason constants are `const char*` literals) and the plugin name, also a constant. Dynamic reasons are owned.
 class Status {
  public:
   Status() = default;
   explicit Status(Code code) : code_(code) {}
-  Status(Code code, std::string reason) : code_(code) { reasons_.push_back(std::move(reason)); }
-  Status(Code code, std::vector<std::string> reasons) : code_(code), reasons_(std::move(reasons)) {}
+  // reason must outlive the Status (a string literal or a constant).
+  Status(Code code, const char* reason) : code_(code), static_reason_(reason) {}
+  Status(Code code, std::string reason) : code_(code) { owned_.push_back(std::move(reason)); }
+  Status(Code code, std::vector<std::string> reasons) : code_(code), owned_(std::move(reasons)) {}
 
   static Status Success() { return Status(); }
   static Status Skip() { return Status(Code::Skip); }
@@ -41,29 +45,38 @@ class Status {
   bool IsSkip() const { return code_ == Code::Skip; }
   // Unschedulable or UnschedulableAndUnresolvable.
   bool IsRejected() const { return code_ == Code::Unschedulable || code_ == Code::UnschedulableAndUnresolvable; }
-  const std::vector<std::string>& reasons() const { return reasons_; }
-  const std::string& plugin() const { return plugin_; }
-  Status& WithPlugin(std::string name) {
-    plugin_ = std::move(name);
+  std::vector<std::string> reasons() const {
+    if (static_reason_) return {static_reason_};
+    return owned_;
+  }
+  // The plugin that returned this status ("" when not set); a plugin name constant.
+  const char* plugin() const { return plugin_; }
+  Status& WithPlugin(const char* name) {
+    plugin_ = name;
     return *this;
   }
-  void AppendReason(std::string r) { reasons_.push_back(std::move(r)); }
+  void AppendReason(std::string r) {
+    if (static_reason_) owned_.emplace_back(std::exchange(static_reason_, nullptr));
+    owned_.push_back(std::move(r));
+  }
   // Reasons joined with ", " (Status.Message()).
   std::string Message() const {
+    if (static_reason_) return static_reason_;
     std::string out;
-    for (std::size_t i = 0; i < reasons_.size(); ++i) {
+    for (std::size_t i = 0; i < owned_.size(); ++i) {
       if (i) out += ", ";
-      out += reasons_[i];
+      out += owned_[i];
     }
     return out;
   }
 
-  friend bool operator==(const Status& a, const Status& b) { return a.code_ == b.code_ && a.reasons_ == b.reasons_; }
+  friend bool operator==(const Status& a, const Status& b) { return a.code_ == b.code_ && a.reasons() == b.reasons(); }
 
  private:
   Code code_ = Code::Success;
-  std::vector<std::string> reasons_;
-  std::string plugin_;
+  const char* plugin_ = "";
+  const char* static_reason_ = nullptr;
+  std::vector<std::string> owned_;
 };
 
 }  // namespace kplace::framework

@@ -86,29 +86,27 @@ class Fit final : public framework::PreFilterPlugin,
 
     // A request above the node's whole allocatable cannot be fixed by preemption: from v1.34 (PR #131345) the
     // status is UnschedulableAndUnresolvable when any failing resource is such.
-    std::vector<std::string> reasons;
-    bool unresolvable = false;
-    if (too_many) reasons.emplace_back(kReasonTooManyPods);
-    if (cpu) {
-      reasons.emplace_back(kReasonInsufficientCpu);
-      unresolvable = unresolvable || s->milli_cpu > alloc.milli_cpu;
-    }
-    if (memory) {
-      reasons.emplace_back(kReasonInsufficientMemory);
-      unresolvable = unresolvable || s->memory > alloc.memory;
-    }
-    if (ephemeral) {
-      reasons.emplace_back(kReasonInsufficientEphemeralStorage);
-      unresolvable = unresolvable || s->ephemeral_storage > alloc.ephemeral_storage;
-    }
+    bool unresolvable = (cpu && s->milli_cpu > alloc.milli_cpu) || (memory && s->memory > alloc.memory) ||
+                        (ephemeral && s->ephemeral_storage > alloc.ephemeral_storage);
     for (const auto& x : s->scalars) {
-      std::int64_t total = alloc.Scalar(x.name);
-      if (x.value > total - used.Scalar(x.name)) {
-        reasons.push_back(x.reason);
-        unresolvable = unresolvable || x.value > total;
-      }
+      const std::int64_t total = alloc.Scalar(x.name);
+      unresolvable = unresolvable || (x.value > total - used.Scalar(x.name) && x.value > total);
     }
-    Code code = features_.minor >= 34 && unresolvable ? Code::UnschedulableAndUnresolvable : Code::Unschedulable;
+    const Code code = features_.minor >= 34 && unresolvable ? Code::UnschedulableAndUnresolvable : Code::Unschedulable;
+    // The common case, one native reason, keeps the constant and allocates nothing.
+    if (!scalar && too_many + cpu + memory + ephemeral == 1) {
+      if (too_many) return Status(code, kReasonTooManyPods);
+      if (cpu) return Status(code, kReasonInsufficientCpu);
+      if (memory) return Status(code, kReasonInsufficientMemory);
+      return Status(code, kReasonInsufficientEphemeralStorage);
+    }
+    std::vector<std::string> reasons;
+    if (too_many) reasons.emplace_back(kReasonTooManyPods);
+    if (cpu) reasons.emplace_back(kReasonInsufficientCpu);
+    if (memory) reasons.emplace_back(kReasonInsufficientMemory);
+    if (ephemeral) reasons.emplace_back(kReasonInsufficientEphemeralStorage);
+    for (const auto& x : s->scalars)
+      if (x.value > alloc.Scalar(x.name) - used.Scalar(x.name)) reasons.push_back(x.reason);
     return Status(code, std::move(reasons));
   }
 
