@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The browser playground's tests (scripts/test.sh runs this): installs what is missing, builds the site with the
 # wasm preset, then
-#   1. the app's pure-C++ helpers (json_text) under node
+#   1. the app's pure-C++ helpers (json_text) under node, and the UI drawn headless over every preset (every
+#      IM_ASSERT checked, every direct edit and its undo, a background run's answer)
 #   2. the wasm core's C API under node: every preset gives its tests/golden result; bad input is data, never a trap
 #   3. end to end in headless Chromium (playwright-core, WebGL2 via SwiftShader): load, placements, kplace.load,
-#      typing in the editor, invalid input kept stale, setMode, resize, devicePixelRatio 2 and 3, screenshot
+#      typing in the editor, invalid input kept stale, setMode, direct edits (taint badge clicks, cordon, add
+#      toleration, undo), the Events panel, a large scenario in the Web Worker without freezing the page, resize,
+#      devicePixelRatio 2 and 3, screenshot
 #   4. the page's transfer size (gzip) against the 1.5 MB budget
 # Screenshots go to build/web-e2e/.
 set -euo pipefail
@@ -17,8 +20,9 @@ step "web: build (wasm preset)"
 cmake --preset wasm >/dev/null
 cmake --build --preset wasm -j "$(nproc)"
 
-step "web: app helpers (node)"
+step "web: app helpers and the headless UI smoke test (node)"
 node build/wasm/wasm/json_text_test.js
+node build/wasm/wasm/ui_smoke_test.js
 
 step "web: wasm core API over the presets (node)"
 node --test --test-reporter=spec tests/web/api.test.mjs
@@ -30,7 +34,9 @@ node --test --test-reporter=spec tests/web/e2e.test.mjs
 step "web: transfer size"
 site=build/wasm/site
 total=0
-for f in index.html kplace.js kplace-app.js kplace-app.wasm DejaVuSans.ttf DejaVuSansMono.ttf; do
+# Everything a visit can transfer, including what only a large scenario loads (the worker and kplace-core).
+for f in index.html kplace.js kplace-app.js kplace-app.wasm DejaVuSans.ttf DejaVuSansMono.ttf \
+  kplace-worker.js kplace-core.js kplace-core.wasm; do
   size=$(gzip -9c "$site/$f" | wc -c)
   printf '  %-20s %8d bytes gzip\n' "$f" "$size"
   total=$((total + size))

@@ -5,9 +5,12 @@
 //                                  {"status":"success","result":{...},"explanations":{"ns/pod":{...}}}
 //                                                                            (flags & KPLACE_EXPLAIN_ALL)
 //                                  {"status":"failure","errors":[{"message":"...","internal":false}]}
+//   kplace_explain(scenario, pod) -> the success envelope with "explanations": {pod: {...}} for that pod only (what
+//                                  the playground's Web Worker computes on demand for large scenarios)
 //   kplace_version()            -> the project version, e.g. "0.1.0" (static, not freed)
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <string>
 
 #include "core/io/result_writer.h"
@@ -23,10 +26,12 @@ char* Copy(const std::string& s) {
   return p;
 }
 
-std::string Envelope(const char* scenario, int flags) {
+std::string Envelope(const char* scenario, int flags, const char* pod = nullptr) {
   using kplace::io::Json;
   const bool explain = (flags & kExplainAll) != 0;
-  kplace::wasm::Outcome out = kplace::wasm::RunText(scenario ? scenario : "", explain, false);
+  std::set<std::string> only;
+  if (pod) only.insert(pod);
+  kplace::wasm::Outcome out = kplace::wasm::RunText(scenario ? scenario : "", explain, false, only);
   Json doc = Json::object();
   if (!out.ok) {
     doc["status"] = "failure";
@@ -35,9 +40,10 @@ std::string Envelope(const char* scenario, int flags) {
   }
   doc["status"] = "success";
   doc["result"] = kplace::io::ResultToJson(out.result);
-  if (explain) {
+  if (explain || pod) {
     Json explanations = Json::object();
-    for (const auto& p : out.result.pods) explanations[p.key] = kplace::io::ExplanationToJson(p);
+    for (const auto& p : out.result.pods)
+      if (!pod || p.key == pod) explanations[p.key] = kplace::io::ExplanationToJson(p);
     doc["explanations"] = std::move(explanations);
   }
   return doc.dump();
@@ -51,6 +57,14 @@ char* kplace_run(const char* scenario, int flags) {
   try {
     return Copy(Envelope(scenario, flags));
   } catch (const std::exception&) {  // serialisation failure or out of memory: still an answer, never a trap
+    return Copy(std::string(R"({"status":"failure","errors":[{"message":"internal error","internal":true}]})"));
+  }
+}
+
+char* kplace_explain(const char* scenario, const char* pod) {
+  try {
+    return Copy(Envelope(scenario, 0, pod ? pod : ""));
+  } catch (const std::exception&) {
     return Copy(std::string(R"({"status":"failure","errors":[{"message":"internal error","internal":true}]})"));
   }
 }

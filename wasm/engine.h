@@ -2,6 +2,7 @@
 // out. Shared by the C API (api.cpp) and the ImGui app; adds no scheduling logic of its own.
 #pragma once
 
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -18,7 +19,10 @@ struct Outcome {
   sim::SimResult result;
 };
 
-// Parses and runs text; never throws. explain_all records the explanation of every pod (what the inspector shows).
-Outcome RunText(std::string_view text, bool explain_all, bool keep_scenario);
+// Parses and runs text; never throws. explain_all records the explanation of every pod (what the inspector shows),
+// explain only of the pods named (keys).
+Outcome RunText(std::string_view text, bool explain_all, bool keep_scenario, const std::set<std::string>& explain = {});
+// Runs a scenario that is already parsed (the app parses first to decide where the run happens).
+Outcome RunScenario(Scenario scenario, bool explain_all, bool keep_scenario, const std::set<std::string>& explain = {});
 
 }  // namespace kplace::wasm

@@ -15,9 +15,12 @@ Resource Combine(const Resource& a, const Resource& b, F&& f) {
   r.ephemeral_storage = f(a.ephemeral_storage, b.ephemeral_storage);
   r.allowed_pod_number = f(a.allowed_pod_number, b.allowed_pod_number);
   for (const auto& [k, v] : a.scalar) r.SetScalar(k, f(v, b.Scalar(k)));
-  for (const auto& [k, v] : b.scalar)
+  // Not a structured binding: clang 14 (Emscripten) cannot capture one in a lambda.
+  for (const auto& kv : b.scalar) {
+    const auto& k = kv.first;
     if (!std::any_of(a.scalar.begin(), a.scalar.end(), [&](const auto& e) { return e.first == k; }))
-      r.SetScalar(k, f(a.Scalar(k), v));
+      r.SetScalar(k, f(a.Scalar(k), kv.second));
+  }
   return r;
 }
 

@@ -65,6 +65,16 @@ describe('explanations', () => {
   }
 });
 
+test('kplace_explain records one pod', () => {
+  const text = readPreset('quickstart.json');
+  const out = core.explain(text, 'default/big');
+  assert.equal(out.status, 'success');
+  assert.deepEqual(Object.keys(out.explanations), ['default/big']);
+  assert.deepEqual(out.explanations['default/big'], core.run(text, { explain: true }).explanations['default/big']);
+  assert.deepEqual(out.result, core.run(text).result);
+  assert.equal(core.explain('{', 'default/big').status, 'failure');
+});
+
 describe('bad input is data, never a trap', () => {
   const quickstart = () => JSON.parse(readPreset('quickstart.json'));
   const failure = (text) => {

@@ -1,7 +1,9 @@
 // The playground end to end in headless Chromium (Debian's /usr/bin/chromium driven by playwright-core, WebGL2
 // through SwiftShader): the page loads without console errors, shows the default preset's placements, follows
-// kplace.load() and typing in the editor, keeps the last result on invalid input, follows resizes and
-// devicePixelRatio, and draws something (screenshot checked for pixel variance).
+// kplace.load() and typing in the editor, keeps the last result on invalid input, edits the text by clicks (taint
+// badges, cordon, add toleration) with undo, shows the Events panel, runs a 500-node / 5,000-pod scenario in the
+// Web Worker while it keeps drawing (and explains one of its pods on demand), follows resizes and devicePixelRatio, and draws something (screenshot checked
+// for pixel variance).
 //   node --test tests/web/e2e.test.mjs       (after `cmake --build --preset wasm`; `npm ci` in tests/web)
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -148,6 +150,188 @@ test('typing in the editor changes a placement', async () => {
   const text = await page.evaluate(() => window.kplace.text());
   assert.ok(text.endsWith('"n2"}}}]}'), text.slice(-40));
   assert.equal((await page.evaluate(() => window.kplace.result())).pods['default/p'].node, 'n2');
+});
+
+// Clicks the middle of a named edit target (window.kplace.targets(), CSS pixels) the way a user would: move, press
+// for one frame, release (ImGui 1.86 samples the mouse once per frame).
+async function clickTarget(p, name, button = 'left') {
+  await frames(p, 2);
+  const r = (await p.evaluate(() => window.kplace.targets()))[name];
+  assert.ok(r, `no target ${name}`);
+  await p.mouse.move((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
+  await frames(p, 1);
+  await p.mouse.down({ button });
+  await frames(p, 1);
+  await p.mouse.up({ button });
+  await frames(p, 2);
+}
+const gpuTaint = '{ "key": "dedicated", "value": "gpu", "effect": "NoSchedule" }';
+const withGpuEffect = (text, effect) => text.replace(gpuTaint, gpuTaint.replace('NoSchedule', effect));
+
+test('clicking a taint badge cycles its effect in the text; PreferNoSchedule lets a pod land there', async () => {
+  const quickstart = preset('quickstart');
+  await page.evaluate((t) => window.kplace.load(t), quickstart);
+  assert.equal(golden('quickstart').pods['default/big'].node, undefined);
+  await clickTarget(page, 'taint:gpu-1:0');
+  assert.equal(await page.evaluate(() => window.kplace.text()), withGpuEffect(quickstart, 'PreferNoSchedule'));
+  const result = await page.evaluate(() => window.kplace.result());
+  assert.equal(result.pods['default/big'].node, 'gpu-1');
+  await clickTarget(page, 'taint:gpu-1:0');
+  assert.equal(await page.evaluate(() => window.kplace.text()), withGpuEffect(quickstart, 'NoExecute'));
+  await clickTarget(page, 'taint:gpu-1:0');
+  assert.equal(await page.evaluate(() => window.kplace.text()), quickstart);
+  assert.deepEqual(await page.evaluate(() => window.kplace.result()), golden('quickstart'));
+  // Right-click removes the taint; undo brings it back, byte for byte.
+  await clickTarget(page, 'taint:gpu-1:0', 'right');
+  const removed = await page.evaluate(() => window.kplace.text());
+  assert.equal(removed, quickstart.replace(`[ ${gpuTaint} ]`, '[]'));
+  assert.equal(await page.evaluate(() => window.kplace.undo()), true);
+  assert.equal(await page.evaluate(() => window.kplace.text()), quickstart);
+  // The same edits through the API.
+  assert.equal(await page.evaluate(() => window.kplace.setTaintEffect('gpu-1', 0, 'PreferNoSchedule')), true);
+  assert.equal(await page.evaluate(() => window.kplace.text()), withGpuEffect(quickstart, 'PreferNoSchedule'));
+  assert.equal(await page.evaluate(() => window.kplace.setTaintEffect('no-such-node', 0)), false);
+  assert.equal(await page.evaluate(() => window.kplace.undo()), true);
+  assert.equal(await page.evaluate(() => window.kplace.text()), quickstart);
+  await page.screenshot({ path: path.join(outDir, 'taint-edit.png') });
+});
+
+test('cordon and uncordon a node by clicking its card', async () => {
+  const quickstart = preset('quickstart');
+  await page.evaluate((t) => window.kplace.load(t), quickstart);
+  assert.ok(Object.values(golden('quickstart').pods).some((p) => p.node === 'node-b'));
+  await clickTarget(page, 'cordon:node-b');
+  const text = await page.evaluate(() => window.kplace.text());
+  const nodeB = text.indexOf('"name": "node-b"');
+  assert.ok(text.indexOf('"unschedulable": true', nodeB) > nodeB && text.indexOf('"unschedulable": true', nodeB) <
+            text.indexOf('"name": "gpu-1"'), 'spec.unschedulable not in node-b');
+  const result = await page.evaluate(() => window.kplace.result());
+  assert.ok(!Object.values(result.pods).some((p) => p.node === 'node-b'), JSON.stringify(result.pods));
+  await clickTarget(page, 'cordon:node-b');
+  assert.equal(await page.evaluate(() => window.kplace.text()), quickstart);
+  assert.deepEqual(await page.evaluate(() => window.kplace.result()), golden('quickstart'));
+  // Ctrl+Z outside the editor undoes the last direct edit (the uncordon).
+  await page.keyboard.down('Control');
+  await tap(page, 'z');
+  await page.keyboard.up('Control');
+  assert.equal(await page.evaluate(() => window.kplace.text()), text);
+});
+
+test('add toleration from the pod inspector', async () => {
+  const quickstart = preset('quickstart');
+  await page.evaluate((t) => window.kplace.load(t), quickstart);
+  await page.evaluate(() => window.kplace.select('default/big'));
+  await clickTarget(page, 'tolerate:gpu-1');
+  const anchor = '"cpu": "3500m" } } } ]';
+  const at = quickstart.indexOf(anchor) + anchor.length;
+  const expected = quickstart.slice(0, at) + ', "tolerations": [ ' + gpuTaint.replace(
+    '"value"', '"operator": "Equal", "value"') + ' ]' + quickstart.slice(at);
+  assert.equal(await page.evaluate(() => window.kplace.text()), expected);
+  assert.equal((await page.evaluate(() => window.kplace.result())).pods['default/big'].node, 'gpu-1');
+  await frames(page, 2);
+  await page.screenshot({ path: path.join(outDir, 'add-toleration.png') });
+  assert.equal(await page.evaluate(() => window.kplace.undo()), true);
+  assert.equal(await page.evaluate(() => window.kplace.text()), quickstart);
+  // A Deployment's pod gets the toleration in its template.
+  assert.equal(await page.evaluate(() => window.kplace.addToleration('default/web-0', 'gpu-1', 0)), true);
+  const text = await page.evaluate(() => window.kplace.text());
+  assert.ok(text.includes('"topologySpreadConstraints"') &&
+            text.indexOf('"tolerations"') < text.indexOf('"name": "trainer"'), 'not in the web template');
+  await page.evaluate(() => window.kplace.undo());
+});
+
+test('the Events panel lists the run\'s events', async () => {
+  await page.evaluate((t) => window.kplace.load(t), preset('quickstart'));
+  await page.evaluate(() => window.kplace.select('default/big'));
+  await frames(page, 2);
+  assert.ok((await page.evaluate(() => window.kplace.targets()))['tab:pod'], 'no Pod tab with a pod selected');
+  await clickTarget(page, 'tab:events');
+  const png = await page.screenshot({ path: path.join(outDir, 'events.png') });
+  assert.ok((await pixelStats(page, png)).variance > 100);
+  const events = (await page.evaluate(() => window.kplace.result())).events;
+  assert.deepEqual(events.map((e) => e.reason), ['Scheduled', 'Scheduled', 'Scheduled', 'Scheduled',
+                                                 'FailedScheduling']);
+  await page.evaluate(() => window.kplace.select(''));
+});
+
+// nodes x deployments of replicas pods each: 500 x 5,000 by default.
+function largeScenario(nodes = 500, deployments = 10, replicas = 500) {
+  const items = [{ apiVersion: 'kplace.dev/v1alpha1', kind: 'Simulation', metadata: { name: 'large' },
+                   spec: { mode: 'scheduler' } }];
+  for (let i = 0; i < nodes; i++) {
+    const name = `node-${String(i).padStart(3, '0')}`;
+    items.push({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name,
+      'topology.kubernetes.io/zone': `zone-${i % 3}` } }, status: { allocatable: { cpu: '8', memory: '32Gi', pods: '110' } } });
+  }
+  for (let d = 0; d < deployments; d++) {
+    items.push({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: `app-${d}`, namespace: 'default' },
+      spec: { replicas, selector: { matchLabels: { app: `app-${d}` } }, template: {
+        metadata: { labels: { app: `app-${d}` } },
+        spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '100m', memory: '128Mi' } } }] } } } });
+  }
+  return JSON.stringify({ apiVersion: 'v1', kind: 'List', items }, null, 1);
+}
+
+test('a 500-node / 5,000-pod scenario runs in the Web Worker while the page keeps drawing', async () => {
+  const superseded = largeScenario(500, 10, 499);
+  const large = largeScenario();
+  const started = await page.evaluate(([a, b]) => {
+    window.__results = [];
+    window.__off = window.kplace.onResult((r) => window.__results.push(Object.keys(r.pods).length));
+    const first = window.kplace.load(a);
+    const second = window.kplace.load(b);  // supersedes the first run
+    return { first, second, running: window.kplace.running(), frames: window.kplace.frames(), t: performance.now() };
+  }, [superseded, large]);
+  assert.equal(started.first, null);
+  assert.equal(started.second, null);
+  assert.equal(started.running, true);
+  await page.screenshot({ path: path.join(outDir, 'large-running.png') });
+  const done = await page.evaluate(() => new Promise((resolve) => {
+    const poll = () => {
+      if (!window.kplace.running()) {
+        window.__off();
+        resolve({ frames: window.kplace.frames(), t: performance.now(), results: window.__results });
+      } else {
+        setTimeout(poll, 50);
+      }
+    };
+    poll();
+  }));
+  const seconds = (done.t - started.t) / 1000;
+  const drawn = done.frames - started.frames;
+  console.log(`# 500 nodes x 5,000 pods: ${seconds.toFixed(1)} s in the worker, ${drawn} frames drawn meanwhile`);
+  assert.ok(drawn >= Math.min(5, seconds * 2), `the page froze: ${drawn} frames in ${seconds.toFixed(1)} s`);
+  assert.deepEqual(done.results, [5000], 'only the newest run is delivered');
+  const result = await page.evaluate(() => window.kplace.result());
+  assert.equal(Object.keys(result.pods).length, 5000);
+  assert.ok(Object.values(result.pods).every((p) => p.node), 'every pod placed');
+  assert.equal(await page.evaluate(() => window.kplace.error()), null);
+  // Drawing 500 compact node cards: logged, not asserted (SwiftShader on a busy box).
+  const fps = await page.evaluate(() => new Promise((resolve) => {
+    const f0 = window.kplace.frames(), t0 = performance.now();
+    setTimeout(() => resolve((window.kplace.frames() - f0) / ((performance.now() - t0) / 1000)), 2000);
+  }));
+  console.log(`# 500 nodes x 5,000 pods drawn at ${fps.toFixed(1)} frames/s (compact cards)`);
+  const png = await page.screenshot({ path: path.join(outDir, 'large.png') });
+  assert.ok((await pixelStats(page, png)).variance > 100);
+  // The inspector explains a pod of a background run on demand (a second worker re-runs, recording that pod).
+  await page.evaluate(() => window.kplace.select('default/app-3-7'));
+  await frames(page, 3);
+  await clickTarget(page, 'explain');
+  const explanation = await page.evaluate(() => new Promise((resolve) => {
+    const poll = () => {
+      const ex = window.kplace.explanation('default/app-3-7');
+      if (ex) resolve(ex); else setTimeout(poll, 100);
+    };
+    poll();
+  }));
+  assert.equal(explanation.pod, 'default/app-3-7');
+  assert.equal(explanation.attempts.at(-1).chosen, result.pods['default/app-3-7'].node);
+  await frames(page, 2);
+  await page.screenshot({ path: path.join(outDir, 'large-explained.png') });
+  await page.evaluate(() => window.kplace.select(''));
+  // Back to a small scenario: synchronous again, in the same call.
+  assert.deepEqual(await page.evaluate((t) => window.kplace.load(t), preset('quickstart')), golden('quickstart'));
 });
 
 // Mean and variance of the screenshot's pixels, computed in the page (no image library needed).

@@ -16,6 +16,15 @@ export async function loadCore() {
   return {
     version: () => mod.ccall('kplace_version', 'string', [], []),
     // Returns the parsed envelope: {status: "success", result, explanations?} or {status: "failure", errors}.
+    // kplace_explain: the envelope with only pod's explanation.
+    explain(text, pod) {
+      const ptr = mod.ccall('kplace_explain', 'number', ['string', 'string'], [text, pod]);
+      try {
+        return JSON.parse(mod.UTF8ToString(ptr));
+      } finally {
+        mod.ccall('kplace_free', null, ['number'], [ptr]);
+      }
+    },
     run(text, { explain = false } = {}) {
       const ptr = mod.ccall('kplace_run', 'number', ['string', 'number'], [text, explain ? 1 : 0]);
       try {

@@ -1,6 +1,8 @@
 // The cluster view: the pending lane (pods that did not get a node, with kube-scheduler's message), then one card
 // per node: name, zone / instance type, taint badges coloured by effect, requested vs allocatable bars, and the
-// node's pods as chips coloured by owner. Click a chip to inspect the pod.
+// node's pods as chips coloured by owner. Click a chip to inspect the pod. Direct edits: click a taint badge for
+// the next effect, right-click it to remove it, click "cordon" / "cordoned" to flip spec.unschedulable. Above 40
+// nodes the cards are compact (name, taint dots, cpu bar, pods as squares).
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -71,11 +73,22 @@ float NodeCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bo
 
   if (draw) {
     dl->AddText(ImVec2(left, y), colors::kText, node.meta.name.c_str());
-    if (node.unschedulable) {
-      const char* tag = "cordoned";
-      const ImVec2 ts = ImGui::CalcTextSize(tag);
-      dl->AddText(ImVec2(right - ts.x, y), colors::kWarn, tag);
-    }
+    // The cordon switch: spec.unschedulable.
+    const char* tag = node.unschedulable ? "cordoned" : "cordon";
+    const ImVec2 ts = ImGui::CalcTextSize(tag);
+    ImGui::SetCursorScreenPos(ImVec2(right - ts.x, y));
+    ImGui::PushID(node.meta.name.c_str());
+    const bool clicked = ImGui::InvisibleButton("cordon", ts);
+    ImGui::PopID();
+    RecordTarget(ui, "cordon:" + node.meta.name);
+    const bool hovered = ImGui::IsItemHovered();
+    dl->AddText(ImVec2(right - ts.x, y),
+                node.unschedulable ? colors::kWarn : (hovered ? colors::kText : colors::kTextFaint), tag);
+    if (hovered)
+      ImGui::SetTooltip(node.unschedulable ? "spec.unschedulable: true. Click to uncordon."
+                                           : "Click to cordon (spec.unschedulable: true).");
+    if (clicked)
+      ui.pending_edit = Edit{node.unschedulable ? Edit::Kind::Uncordon : Edit::Kind::Cordon, node.meta.name, 0, "", ""};
   }
   y += line;
   if (!detail.empty()) {
@@ -90,10 +103,28 @@ float NodeCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bo
       const float tw = std::min(ImGui::CalcTextSize(taints[i].c_str()).x + Em(0.8f), right - left);
       const ImVec2 p = flow.Place(tw);
       if (draw) {
-        dl->AddRectFilled(p, ImVec2(p.x + tw, p.y + line), EffectColor(node.taints[i].effect), line * 0.5f);
-        dl->PushClipRect(p, ImVec2(p.x + tw, p.y + line), true);
+        // Click: next effect; right-click: remove the taint.
+        ImGui::SetCursorScreenPos(p);
+        ImGui::PushID(node.meta.name.c_str());
+        ImGui::PushID(static_cast<int>(i));
+        const bool clicked = ImGui::InvisibleButton("taint", ImVec2(tw, line));
+        ImGui::PopID();
+        ImGui::PopID();
+        RecordTarget(ui, "taint:" + node.meta.name + ":" + std::to_string(i));
+        const bool hovered = ImGui::IsItemHovered();
+        const ImVec2 q(p.x + tw, p.y + line);
+        dl->AddRectFilled(p, q, EffectColor(node.taints[i].effect), line * 0.5f);
+        if (hovered) dl->AddRect(p, q, colors::kSelected, line * 0.5f, 0, Em(0.07f));
+        dl->PushClipRect(p, q, true);
         dl->AddText(ImVec2(p.x + Em(0.4f), p.y), colors::kText, taints[i].c_str());
         dl->PopClipRect();
+        if (hovered) {
+          ImGui::SetTooltip("%s\nClick: make it %s.  Right-click: remove it.", taints[i].c_str(),
+                            NextEffect(EffectName(node.taints[i].effect)));
+          if (ImGui::IsMouseClicked(ImGuiMouseButton_Right))
+            ui.pending_edit = Edit{Edit::Kind::RemoveTaint, node.meta.name, i, "", ""};
+        }
+        if (clicked) ui.pending_edit = Edit{Edit::Kind::TaintEffect, node.meta.name, i, "", ""};
       }
     }
     y = flow.Bottom();
@@ -130,6 +161,63 @@ float NodeCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bo
   return y + pad - pos.y;
 }
 
+// The compact card for many nodes: the name (amber when cordoned) with one dot per taint, a cpu bar, and the pods
+// as small squares in their owner's colour (hover for the name, click to inspect).
+float CompactCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bool draw, UiState& ui) {
+  const Node& node = *nv.node;
+  const float pad = Em(0.3f), line = ImGui::GetTextLineHeight(), cell = Em(0.6f), gap = Em(0.15f);
+  const float left = pos.x + pad, right = pos.x + w - pad;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  float y = pos.y + pad;
+  if (draw) {
+    const float dots = static_cast<float>(node.taints.size()) * (cell + gap);
+    dl->PushClipRect(ImVec2(left, y), ImVec2(right - dots, y + line), true);
+    dl->AddText(ImVec2(left, y), node.unschedulable ? colors::kWarn : colors::kText, node.meta.name.c_str());
+    dl->PopClipRect();
+    for (std::size_t i = 0; i < node.taints.size(); ++i) {
+      const ImVec2 c(right - dots + static_cast<float>(i) * (cell + gap) + cell * 0.5f, y + line * 0.5f);
+      dl->AddCircleFilled(c, cell * 0.4f, EffectColor(node.taints[i].effect));
+    }
+    if (ImGui::IsMouseHoveringRect(ImVec2(left, y), ImVec2(right, y + line))) {
+      std::string tip = node.meta.name + (node.unschedulable ? " (cordoned)" : "");
+      for (const auto& t : node.taints) tip += "\n" + TaintLabel(t);
+      tip += "\ncpu " + FormatCpu(nv.requested.milli_cpu) + " / " + FormatCpu(node.allocatable.milli_cpu) + ", " +
+             std::to_string(nv.pods.size()) + " pods";
+      ImGui::SetTooltip("%s", tip.c_str());
+    }
+  }
+  y += line;
+  const float bar_h = Em(0.25f);
+  if (draw) {
+    const std::int64_t total = node.allocatable.milli_cpu;
+    const float frac = total > 0 ? std::min(1.0f, static_cast<float>(nv.requested.milli_cpu) / total) : 0;
+    dl->AddRectFilled(ImVec2(left, y), ImVec2(right, y + bar_h), colors::kBarBack);
+    if (frac > 0)
+      dl->AddRectFilled(ImVec2(left, y), ImVec2(left + (right - left) * frac, y + bar_h),
+                        frac >= 0.999f ? colors::kBarFull : colors::kBarFill);
+  }
+  y += bar_h + gap * 2;
+  if (!nv.pods.empty()) {
+    Flow flow{left, right, left, y, cell, gap};
+    for (int i : nv.pods) {
+      const PodView& pod = snap.pods[i];
+      const ImVec2 p = flow.Place(cell);
+      if (!draw) continue;
+      const ImVec2 q(p.x + cell, p.y + cell);
+      const bool selected = pod.key == ui.selected_pod;
+      dl->AddRectFilled(p, q, OwnerColor(pod.owner), Em(0.1f));
+      if (ImGui::IsMouseHoveringRect(p, q) && ImGui::IsWindowHovered()) {
+        dl->AddRect(p, q, colors::kSelected);
+        ImGui::SetTooltip("%s\nowner: %s", pod.key.c_str(), pod.owner.c_str());
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.selected_pod = pod.key;
+      }
+      if (selected) dl->AddRect(p, q, colors::kSelected, 0, 0, Em(0.12f));
+    }
+    y = flow.Bottom();
+  }
+  return y + pad - pos.y;
+}
+
 void PendingLane(const Snapshot& snap, UiState& ui) {
   if (snap.unplaced.empty()) return;
   int pending = 0, gated = 0, preempted = 0;
@@ -144,8 +232,8 @@ void PendingLane(const Snapshot& snap, UiState& ui) {
   ImGui::PushStyleColor(ImGuiCol_Text, colors::kWarn);
   ImGui::TextUnformatted(("Not running: " + title).c_str());
   ImGui::PopStyleColor();
-  for (int i : snap.unplaced) {
-    const PodView& pod = snap.pods[i];
+  for (std::size_t n = 0; n < snap.unplaced.size() && n < 200; ++n) {
+    const PodView& pod = snap.pods[snap.unplaced[n]];
     const float cw = std::min(ImGui::CalcTextSize(pod.name.c_str()).x + Em(0.8f), Em(12));
     if (PodChip(pod, pod.key == ui.selected_pod, cw)) ui.selected_pod = pod.key;
     ImGui::SameLine();
@@ -205,11 +293,24 @@ bool PodChip(const PodView& pod, bool selected, float width) {
 }
 
 void DrawCluster(const Snapshot& snap, UiState& ui) {
+  // Compact cards by default from kCompactAbove nodes on; the checkbox overrides.
+  constexpr std::size_t kCompactAbove = 40;
+  bool compact = ui.compact < 0 ? snap.nodes.size() > kCompactAbove : ui.compact == 1;
+  if (ImGui::Checkbox("Compact", &compact)) ui.compact = compact ? 1 : 0;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Small node cards, pods as squares (hover, click to inspect)");
+  ImGui::SameLine();
+  ImGui::TextDisabled("%zu nodes, %zu pods", snap.nodes.size(), snap.pods.size());
+  if (snap.unplaced.size() > 200) {  // a long lane would push every node out of view
+    ImGui::PushStyleColor(ImGuiCol_Text, colors::kWarn);
+    ImGui::Text("%zu pods not running (the first 200 are listed)", snap.unplaced.size());
+    ImGui::PopStyleColor();
+  }
   PendingLane(snap, ui);
 
+  const auto card = compact ? CompactCard : NodeCard;
   const float avail = ImGui::GetContentRegionAvail().x;
-  const float gap = Em(0.6f);
-  const float min_w = Em(17);
+  const float gap = compact ? Em(0.3f) : Em(0.6f);
+  const float min_w = compact ? Em(9) : Em(17);
   const int per_row = std::max(1, static_cast<int>((avail + gap) / (min_w + gap)));
   const float w = std::max(min_w, (avail - gap * static_cast<float>(per_row - 1)) / static_cast<float>(per_row));
   const auto n = static_cast<int>(snap.nodes.size());
@@ -217,14 +318,14 @@ void DrawCluster(const Snapshot& snap, UiState& ui) {
     const int first = row * per_row, last = std::min(n, first + per_row);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     float row_h = 0;
-    for (int i = first; i < last; ++i) row_h = std::max(row_h, NodeCard(snap, snap.nodes[i], origin, w, false, ui));
+    for (int i = first; i < last; ++i) row_h = std::max(row_h, card(snap, snap.nodes[i], origin, w, false, ui));
     if (ImGui::IsRectVisible(origin, ImVec2(origin.x + avail, origin.y + row_h))) {
       for (int i = first; i < last; ++i) {
         const ImVec2 pos(origin.x + static_cast<float>(i - first) * (w + gap), origin.y);
         const ImVec2 end(pos.x + w, pos.y + row_h);
         ImGui::GetWindowDrawList()->AddRectFilled(pos, end, colors::kCard, Em(0.3f));
         ImGui::GetWindowDrawList()->AddRect(pos, end, colors::kCardBorder, Em(0.3f));
-        NodeCard(snap, snap.nodes[i], pos, w, true, ui);
+        card(snap, snap.nodes[i], pos, w, true, ui);
       }
     }
     ImGui::SetCursorScreenPos(origin);

@@ -1,10 +1,12 @@
 // The pod inspector: why the selected pod is where it is. For each scheduling attempt, kube-scheduler's Filter
 // verdict per node (the rejecting plugin and its reasons), the Score table per plugin (raw, normalized, weight,
 // weighted, total), the chosen node and its tie set, the FailedScheduling message, and DefaultPreemption's
-// candidates and choice.
+// candidates and choice. A node rejected for an untolerated taint offers "add toleration" (a direct edit). Pods of
+// a background run (no explanations recorded) get theirs on demand from the Web Worker, shown as JSON.
 #include <algorithm>
 #include <string>
 
+#include "core/model/taint.h"
 #include "core/scheduler/framework/status.h"
 #include "imgui.h"
 #include "wasm/app/theme.h"
@@ -27,7 +29,26 @@ std::string Join(const std::vector<std::string>& parts, const char* sep) {
   return out;
 }
 
-void FilterTable(const CycleExplanation& c) {
+// What the inspector's buttons need besides the explanation.
+struct Context {
+  const Snapshot& snap;
+  const PodView& pod;
+  UiState& ui;
+};
+
+// The node's first taint the pod does not tolerate and that Filter honours (NoSchedule, NoExecute): its index in
+// spec.taints, or -1.
+int UntoleratedTaint(const Context& ctx, const std::string& node_name) {
+  const int ni = ctx.snap.FindNode(node_name);
+  if (ni < 0 || !ctx.pod.pod) return -1;
+  const auto& taints = ctx.snap.nodes[ni].node->taints;
+  const Taint* t = FindUntoleratedTaint(taints, ctx.pod.pod->tolerations, [](const Taint& x) {
+    return x.effect == TaintEffect::NoSchedule || x.effect == TaintEffect::NoExecute;
+  });
+  return t ? static_cast<int>(t - taints.data()) : -1;
+}
+
+void FilterTable(const CycleExplanation& c, const Context& ctx) {
   ImGui::TextUnformatted("Filter");
   ImGui::SameLine();
   ImGui::PushStyleColor(ImGuiCol_Text, colors::kTextDim);
@@ -54,6 +75,19 @@ void FilterTable(const CycleExplanation& c) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(n.plugin.c_str());
     ImGui::TableNextColumn();
+    if (!n.feasible && n.plugin == "TaintToleration") {
+      if (const int taint = UntoleratedTaint(ctx, n.node); taint >= 0) {
+        ImGui::PushID(n.node.c_str());
+        if (ImGui::SmallButton("add toleration"))
+          ctx.ui.pending_edit =
+              Edit{Edit::Kind::AddToleration, n.node, static_cast<std::size_t>(taint), "", ctx.pod.key};
+        RecordTarget(ctx.ui, "tolerate:" + n.node);
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("Append a toleration of this taint to the pod's spec.tolerations");
+        ImGui::PopID();
+        ImGui::SameLine();
+      }
+    }
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(Join(n.reasons, ", ").c_str());
     ImGui::PopTextWrapPos();
@@ -169,13 +203,13 @@ void PreemptionSection(const PreemptionRecord& p) {
   }
 }
 
-void Attempt(const CycleExplanation& c) {
+void Attempt(const CycleExplanation& c, const Context& ctx) {
   if (!c.prefilter_message.empty())
     Wrapped(colors::kError, "PreFilter rejected the pod (" + c.prefilter_plugin + "): " + c.prefilter_message);
   if (!c.nominated_node.empty())
     ImGui::TextDisabled("nominated node %s %s", c.nominated_node.c_str(),
                         c.nominated_node_fit ? "fits: taken without scoring" : "does not fit");
-  if (!c.nodes.empty()) FilterTable(c);
+  if (!c.nodes.empty()) FilterTable(c, ctx);
   ScoreTable(c);
   if (!c.chosen.empty()) {
     std::string text = "chosen: " + c.chosen;
@@ -192,7 +226,50 @@ void Attempt(const CycleExplanation& c) {
 
 }  // namespace
 
-void DrawInspector(const Snapshot& snap, UiState& ui) {
+// A JSON value as a tree (explanations computed on demand come as kplace-core's JSON).
+void JsonTree(const std::string& label, const io::Json& j, bool open) {
+  if (j.is_object() || j.is_array()) {
+    const std::string text = j.is_array() ? label + " [" + std::to_string(j.size()) + "]" : label;
+    if (!ImGui::TreeNodeEx(label.c_str(), open ? ImGuiTreeNodeFlags_DefaultOpen : 0, "%s", text.c_str())) return;
+    int i = 0;
+    if (j.is_object()) {
+      for (const auto& [key, value] : j.items()) {
+        ImGui::PushID(i++);
+        JsonTree(key, value, false);
+        ImGui::PopID();
+      }
+    } else {
+      for (const auto& value : j) {
+        ImGui::PushID(i);
+        JsonTree(std::to_string(i++), value, false);
+        ImGui::PopID();
+      }
+    }
+    ImGui::TreePop();
+    return;
+  }
+  const std::string text = label + ": " + (j.is_string() ? j.get<std::string>() : j.dump());
+  ImGui::TreeNodeEx(label.c_str(), ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen, "%s", text.c_str());
+}
+
+// Snapshots of background runs carry no explanations: ask the Web Worker for this pod's, then show its JSON.
+void OnDemandExplanation(const PodView& pod, const Session& session, UiState& ui) {
+  if (const io::Json* ex = session.explanation(pod.key)) {
+    Wrapped(colors::kTextDim, "Explanation recorded by a background re-run (kplace-core's JSON):");
+    ImGui::PushID("explanation");
+    JsonTree("explanation", *ex, true);
+    ImGui::PopID();
+  } else if (session.explaining(pod.key)) {
+    Wrapped(colors::kWarn, "Explaining in the background (the scenario runs again, recording this pod)...");
+  } else {
+    Wrapped(colors::kTextDim, "This scenario is large and ran in the background without per-node explanations.");
+    if (ImGui::Button("Explain this pod")) ui.explain_request = pod.key;
+    RecordTarget(ui, "explain");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Runs the scenario again in the Web Worker, recording this pod");
+  }
+}
+
+void DrawInspector(const Snapshot& snap, const Session& session, UiState& ui) {
   const int idx = snap.FindPod(ui.selected_pod);
   if (idx < 0) return;
   const PodView& pod = snap.pods[idx];
@@ -230,12 +307,17 @@ void DrawInspector(const Snapshot& snap, UiState& ui) {
       break;
   }
 
+  if (!snap.explained && !r.attempts.empty()) {
+    OnDemandExplanation(pod, session, ui);
+    return;
+  }
   const auto n = r.explanations.size();
   for (std::size_t i = n; i-- > 0;) {
     const CycleExplanation& c = r.explanations[i];
     ImGui::PushID(static_cast<int>(i));
     const std::string title = "Attempt " + std::to_string(c.attempt) + " of " + std::to_string(r.attempts.size());
-    if (ImGui::CollapsingHeader(title.c_str(), i + 1 == n ? ImGuiTreeNodeFlags_DefaultOpen : 0)) Attempt(c);
+    if (ImGui::CollapsingHeader(title.c_str(), i + 1 == n ? ImGuiTreeNodeFlags_DefaultOpen : 0))
+      Attempt(c, Context{snap, pod, ui});
     ImGui::PopID();
   }
 }

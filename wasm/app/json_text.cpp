@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 
 namespace kplace::app::json_text {
 namespace {
@@ -22,6 +23,8 @@ class Scanner {
     }
     return false;
   }
+  void Seek(std::size_t p) { p_ = p; }
+  std::size_t pos() const { return p_; }
   char Peek() {
     SkipWs();
     return p_ < t_.size() ? t_[p_] : '\0';
@@ -156,6 +159,86 @@ std::string InsertFirst(std::string_view text, std::size_t open, std::string_vie
   return out;
 }
 
+// The members (object: from the key's quote to the value's end) or elements of the container opened at open.
+struct Container {
+  bool ok = false;
+  std::vector<Span> elements;
+  std::size_t close = 0;  // position of the closing bracket
+};
+
+Container Elements(std::string_view text, std::size_t open) {
+  Container out;
+  if (open >= text.size() || (text[open] != '{' && text[open] != '[')) return out;
+  const char c = text[open];
+  const char close = c == '{' ? '}' : ']';
+  Scanner s(text);
+  s.Seek(open + 1);
+  if (s.Eat(close)) {
+    out.ok = true;
+    out.close = s.pos() - 1;
+    return out;
+  }
+  while (true) {
+    s.SkipWs();
+    const std::size_t begin = s.pos();
+    if (c == '{' && (!s.String() || !s.Eat(':'))) return out;
+    auto v = s.Value();
+    if (!v) return out;
+    out.elements.push_back(Span{begin, v->end});
+    if (s.Eat(',')) continue;
+    if (!s.Eat(close)) return out;
+    out.ok = true;
+    out.close = s.pos() - 1;
+    return out;
+  }
+}
+
+// The text without element index of the container opened at open (its separator goes with it).
+std::optional<std::string> RemoveElement(std::string_view text, std::size_t open, std::size_t index) {
+  const Container c = Elements(text, open);
+  if (!c.ok || index >= c.elements.size()) return std::nullopt;
+  std::size_t begin, end;
+  if (c.elements.size() == 1) {
+    begin = open + 1;
+    end = c.close;
+  } else if (index > 0) {
+    begin = c.elements[index - 1].end;
+    end = c.elements[index].end;
+  } else {
+    begin = c.elements[0].begin;
+    end = c.elements[1].begin;
+  }
+  std::string out(text);
+  out.erase(begin, end - begin);
+  return out;
+}
+
+// The text with element appended to the container opened at open.
+std::optional<std::string> Append(std::string_view text, std::size_t open, std::string_view element) {
+  const Container c = Elements(text, open);
+  if (!c.ok) return std::nullopt;
+  std::string out(text);
+  if (c.elements.empty()) {
+    out.replace(open + 1, c.close - open - 1, " " + std::string(element) + " ");
+  } else {
+    out.insert(c.elements.back().end, ", " + std::string(element));
+  }
+  return out;
+}
+
+bool IsObject(std::string_view text, const Match& m, std::size_t depth) {
+  return m.depth == depth && m.span.begin < text.size() && text[m.span.begin] == '{';
+}
+bool IsArray(std::string_view text, const Match& m, std::size_t depth) {
+  return m.depth == depth && m.span.begin < text.size() && text[m.span.begin] == '[';
+}
+
+Path ItemPath(std::size_t item, std::initializer_list<PathElem> rest) {
+  Path p{std::string("items"), item};
+  p.insert(p.end(), rest.begin(), rest.end());
+  return p;
+}
+
 }  // namespace
 
 Match Find(std::string_view text, const Path& path) {
@@ -259,6 +342,75 @@ std::optional<std::string> WithMode(std::string_view text, std::string_view mode
                      "{ \"apiVersion\": \"kplace.dev/v1alpha1\", \"kind\": \"Simulation\", \"metadata\": { \"name\": "
                      "\"sim\" }, \"spec\": { \"mode\": " +
                          quoted + " } }");
+}
+
+std::optional<std::string> WithTaintEffect(std::string_view text, std::size_t item, std::size_t taint,
+                                           std::string_view effect) {
+  const Path path = ItemPath(item, {std::string("spec"), std::string("taints"), taint, std::string("effect")});
+  const Match m = Find(text, path);
+  if (m.depth == path.size()) {
+    std::string out(text);
+    out.replace(m.span.begin, m.span.end - m.span.begin, Quote(effect));
+    return out;
+  }
+  if (IsObject(text, m, path.size() - 1)) return Append(text, m.span.begin, "\"effect\": " + Quote(effect));
+  return std::nullopt;
+}
+
+std::optional<std::string> WithoutTaint(std::string_view text, std::size_t item, std::size_t taint) {
+  const Match m = Find(text, ItemPath(item, {std::string("spec"), std::string("taints")}));
+  if (!IsArray(text, m, 4)) return std::nullopt;
+  return RemoveElement(text, m.span.begin, taint);
+}
+
+std::optional<std::string> WithUnschedulable(std::string_view text, std::size_t item, bool unschedulable) {
+  const Match field = Find(text, ItemPath(item, {std::string("spec"), std::string("unschedulable")}));
+  if (field.depth == 4) {
+    if (unschedulable) {
+      std::string out(text);
+      out.replace(field.span.begin, field.span.end - field.span.begin, "true");
+      return out;
+    }
+    const Match spec = Find(text, ItemPath(item, {std::string("spec")}));
+    const Container c = Elements(text, spec.span.begin);
+    if (c.elements.size() == 1) {  // spec holds nothing else: drop it (cordon added it)
+      const Match node = Find(text, ItemPath(item, {}));
+      const Container members = Elements(text, node.span.begin);
+      for (std::size_t i = 0; i < members.elements.size(); ++i)
+        if (text.substr(members.elements[i].begin, 6) == "\"spec\"") return RemoveElement(text, node.span.begin, i);
+    }
+    for (std::size_t i = 0; i < c.elements.size(); ++i)
+      if (text.substr(c.elements[i].begin, 15) == "\"unschedulable\"") return RemoveElement(text, spec.span.begin, i);
+    return std::nullopt;
+  }
+  if (!unschedulable) return std::string(text);  // already schedulable
+  const Match spec = Find(text, ItemPath(item, {std::string("spec")}));
+  if (IsObject(text, spec, 3)) return Append(text, spec.span.begin, "\"unschedulable\": true");
+  const Match node = Find(text, ItemPath(item, {}));
+  if (IsObject(text, node, 2)) return Append(text, node.span.begin, "\"spec\": { \"unschedulable\": true }");
+  return std::nullopt;
+}
+
+std::optional<std::string> WithToleration(std::string_view text, const Path& pod_spec, std::string_view toleration) {
+  Path path = pod_spec;
+  path.emplace_back(std::string("tolerations"));
+  const Match m = Find(text, path);
+  if (IsArray(text, m, path.size())) return Append(text, m.span.begin, toleration);
+  if (m.depth == path.size()) return std::nullopt;  // tolerations is not an array
+  const Match spec = Find(text, pod_spec);
+  if (IsObject(text, spec, pod_spec.size()))
+    return Append(text, spec.span.begin, "\"tolerations\": [ " + std::string(toleration) + " ]");
+  return std::nullopt;
+}
+
+std::string TolerationFor(std::string_view key, std::string_view value, std::string_view effect) {
+  std::string out = "{ \"key\": " + Quote(key);
+  if (value.empty()) {
+    out += ", \"operator\": \"Exists\"";
+  } else {
+    out += ", \"operator\": \"Equal\", \"value\": " + Quote(value);
+  }
+  return out + ", \"effect\": " + Quote(effect) + " }";
 }
 
 }  // namespace kplace::app::json_text

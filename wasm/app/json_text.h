@@ -43,4 +43,20 @@ std::optional<LineColumn> ErrorPosition(std::string_view text, std::string_view 
 // mode field is added when missing). nullopt when the text is not a List with an items array.
 std::optional<std::string> WithMode(std::string_view text, std::string_view mode);
 
+// Direct edits of one item, addressed by its index in items (Node::item_index, Pod::item_index). Each touches only
+// the value it changes (members and elements are added after the last one, removed with their separator) and
+// returns nullopt when the text does not have the expected shape there.
+//   spec.taints[taint].effect = effect
+std::optional<std::string> WithTaintEffect(std::string_view text, std::size_t item, std::size_t taint,
+                                           std::string_view effect);
+//   spec.taints without element taint
+std::optional<std::string> WithoutTaint(std::string_view text, std::size_t item, std::size_t taint);
+//   spec.unschedulable: true (added when missing); false removes the field
+std::optional<std::string> WithUnschedulable(std::string_view text, std::size_t item, bool unschedulable);
+// Appends toleration (a JSON object's text) to <pod_spec>.tolerations, creating the array when missing. pod_spec is
+// the path of a pod spec object: items[i].spec for a Pod, items[i].spec.template.spec for a workload.
+std::optional<std::string> WithToleration(std::string_view text, const Path& pod_spec, std::string_view toleration);
+// {"key": ..., "operator": "Equal", "value": ..., "effect": ...} ("Exists" without a value) as JSON text.
+std::string TolerationFor(std::string_view key, std::string_view value, std::string_view effect);
+
 }  // namespace kplace::app::json_text

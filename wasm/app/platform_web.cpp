@@ -31,6 +31,9 @@ namespace {
 constexpr float kUiFontCssPx = 15.0f;
 constexpr float kMonoFontCssPx = 14.0f;
 constexpr const char* kCanvas = "#canvas";
+// Scenarios with more (nodes + instance types + 1) x pods than this run in the page's Web Worker
+// (web/kplace-worker.js), not in the frame.
+constexpr std::size_t kAsyncThreshold = 20000;
 
 struct Web {
   GLFWwindow* window = nullptr;
@@ -51,6 +54,12 @@ EM_JS(void, JsWriteClipboard, (const char* text), {
 });
 EM_JS(void, JsNotifyResult, (), {
   if (Module["onKplaceResult"]) Module["onKplaceResult"]();
+});
+EM_JS(void, JsRunInBackground, (int seq, const char* text), {
+  if (Module["onKplaceRunAsync"]) Module["onKplaceRunAsync"](seq, UTF8ToString(text));
+});
+EM_JS(void, JsExplainInBackground, (int seq, const char* text, const char* pod), {
+  if (Module["onKplaceExplainAsync"]) Module["onKplaceExplainAsync"](seq, UTF8ToString(text), UTF8ToString(pod));
 });
 EM_JS(int, JsIsApple, (), {
   return /Mac|iPhone|iPad|iPod/.test(navigator.platform || "") ? 1 : 0;
@@ -119,6 +128,9 @@ void Frame() {
   ImGui_ImplGlfw_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = size;  // GLFW's idea of the window size is stale: the canvas size is the truth
+  // A slow frame (a busy machine, software WebGL) must not turn a short key press into an auto-repeat: ImGui 1.86
+  // samples keys once per frame and repeats after KeyRepeatDelay of accumulated DeltaTime.
+  io.DeltaTime = std::min(io.DeltaTime, 0.1f);
   io.DisplayFramebufferScale = ImVec2(1, 1);
   ImGui::NewFrame();
   ImGui::PushFont(kplace::app::GetFonts().ui);
@@ -172,6 +184,13 @@ int kplace_app_start(const unsigned char* sans, int sans_len, const unsigned cha
   io.GetClipboardTextFn = GetClipboard;
   io.ClipboardUserData = nullptr;
 
+  web->session.SetAsyncRunner(
+      [](std::uint64_t seq, const std::string& text) { JsRunInBackground(static_cast<int>(seq), text.c_str()); },
+      kAsyncThreshold);
+  web->session.SetExplainRunner([](std::uint64_t seq, const std::string& text, const std::string& pod) {
+    JsExplainInBackground(static_cast<int>(seq), text.c_str(), pod.c_str());
+  });
+
   const int preset = kplace::app::DefaultPreset();
   if (preset >= 0) kplace::app::LoadPreset(web->session, web->ui, preset);
   NotifyIfNew();
@@ -179,7 +198,8 @@ int kplace_app_start(const unsigned char* sans, int sans_len, const unsigned cha
   return 1;
 }
 
-// window.kplace.load(text): replaces the scenario and re-runs. Returns 1 when it ran, 0 on an input error.
+// window.kplace.load(text): replaces the scenario and re-runs. Returns 1 when it ran, 0 on an input error, 2 when
+// it runs in the background (the result comes through onResult).
 int kplace_app_load(const char* text) {
   if (!web) return 0;
   const std::string_view view = text ? text : "";
@@ -190,7 +210,77 @@ int kplace_app_load(const char* text) {
   web->ui.preset_edited = false;
   const bool ok = kplace::app::ReplaceText(web->session, web->ui, std::string(view));
   NotifyIfNew();
+  return !ok ? 0 : web->session.running() ? 2 : 1;
+}
+
+// The Web Worker's answer to run seq (kplace-core's envelope). Returns 1 when it became the result on screen.
+int kplace_app_complete(int seq, const char* envelope) {
+  if (!web || !envelope) return 0;
+  const bool ok = web->session.Complete(static_cast<std::uint64_t>(seq), envelope);
+  NotifyIfNew();
   return ok ? 1 : 0;
+}
+
+// The Web Worker's answer to an explanation request (kplace_explain's envelope) for snapshot seq.
+int kplace_app_explained(int seq, const char* pod, const char* envelope) {
+  if (!web || !pod || !envelope) return 0;
+  return web->session.CompleteExplanation(static_cast<std::uint64_t>(seq), pod, envelope) ? 1 : 0;
+}
+
+// The on-demand explanation of pod (JSON text) for the snapshot on screen, "" when there is none.
+const char* kplace_app_explanation(const char* pod) {
+  static std::string json;
+  const kplace::io::Json* ex = web && pod ? web->session.explanation(pod) : nullptr;
+  json = ex ? ex->dump() : "";
+  return json.c_str();
+}
+
+// 1 while a run is under way in the Web Worker.
+int kplace_app_running() { return web && web->session.running() ? 1 : 0; }
+
+// A direct edit, as the UI makes it: kind is "taintEffect" (effect "" cycles), "removeTaint", "cordon",
+// "uncordon" or "addToleration" (tolerate taint of node for pod). Returns 1 when the text changed.
+int kplace_app_edit(const char* kind, const char* node, int taint, const char* effect, const char* pod) {
+  if (!web || !kind || !node || taint < 0) return 0;
+  using Kind = kplace::app::Edit::Kind;
+  const std::string_view k = kind;
+  Kind kk;
+  if (k == "taintEffect") {
+    kk = Kind::TaintEffect;
+  } else if (k == "removeTaint") {
+    kk = Kind::RemoveTaint;
+  } else if (k == "cordon") {
+    kk = Kind::Cordon;
+  } else if (k == "uncordon") {
+    kk = Kind::Uncordon;
+  } else if (k == "addToleration") {
+    kk = Kind::AddToleration;
+  } else {
+    return 0;
+  }
+  const kplace::app::Edit edit{kk, node, static_cast<std::size_t>(taint), effect ? effect : "", pod ? pod : ""};
+  const bool ok = kplace::app::ApplyEdit(web->session, web->ui, edit);
+  NotifyIfNew();
+  return ok ? 1 : 0;
+}
+
+// Undoes the last direct edit. Returns 1 when there was one.
+int kplace_app_undo() {
+  if (!web) return 0;
+  const bool ok = kplace::app::UndoEdit(web->session, web->ui);
+  NotifyIfNew();
+  return ok ? 1 : 0;
+}
+
+// The last frame's clickable edit targets in CSS pixels: {"taint:gpu-1:0": [x0, y0, x1, y1], ...}.
+const char* kplace_app_targets() {
+  static std::string json;
+  nlohmann::json out = nlohmann::json::object();
+  const float s = web && web->scale > 0 ? web->scale : 1;
+  if (web)
+    for (const auto& [name, r] : web->ui.targets) out[name] = {r.x0 / s, r.y0 / s, r.x1 / s, r.y1 / s};
+  json = out.dump();
+  return json.c_str();
 }
 
 // Loads presets/<name>.json as the picker does. Returns 0 for an unknown name.
@@ -224,6 +314,7 @@ int kplace_app_set_mode(const char* mode) {
   if (!web || !mode) return 0;
   auto text = kplace::app::json_text::WithMode(web->session.text(), mode);
   if (!text) return 0;
+  if (*text != web->session.text()) web->session.PushUndo();
   const bool ok = kplace::app::ReplaceText(web->session, web->ui, std::move(*text));
   NotifyIfNew();
   return ok ? 1 : 0;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/io/result_writer.h"
+#include "core/io/scenario_parser.h"
 #include "core/scheduler/framework/types.h"
 #include "core/sim/admission.h"
 #include "wasm/engine.h"
@@ -34,10 +35,111 @@ PodStatus StatusOf(const sim::PodResult& r) {
   return PodStatus::Terminal;
 }
 
+std::vector<std::string> Strings(const io::Json& j) {
+  std::vector<std::string> out;
+  if (j.is_array())
+    for (const auto& v : j)
+      if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+std::string StringAt(const io::Json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+sim::PodAttempt Attempt(const std::string& node, const std::string& message) {
+  sim::PodAttempt a;
+  a.attempt = 1;
+  a.node = node;
+  a.message = message;
+  return a;
+}
+
+// The SimResult the views need, rebuilt from a background run's result JSON (`kplace run --format json`) and the
+// scenario's pods (DaemonSets expanded): placements, messages, events. No explanations, no attempt records beyond
+// the last outcome. Node pod order: bound at start, then the Scheduled events' order.
+sim::SimResult ResultFromJson(const io::Json& j, const Scenario& sc) {
+  sim::SimResult r;
+  r.mode = sc.simulation.mode;
+  const io::Json empty = io::Json::object();
+  auto pods_it = j.find("pods");
+  const io::Json& pods = pods_it != j.end() && pods_it->is_object() ? *pods_it : empty;
+  std::unordered_map<std::string, std::size_t> where;
+  for (const auto& p : sc.pods) {
+    sim::PodResult pr;
+    pr.key = p.Key();
+    pr.generated_from = p.generated_from;
+    pr.priority = p.priority.value_or(0);
+    auto it = pods.find(pr.key);
+    if (it == pods.end()) {
+      if (!p.node_name.empty()) {
+        pr.bound_at_start = true;
+        pr.node = p.node_name;
+      }
+    } else if (auto pre = it->find("preempted"); pre != it->end()) {
+      pr.preempted_by = StringAt(*pre, "by");
+      pr.preempted_from = StringAt(*pre, "node");
+    } else if (auto gates = it->find("schedulingGated"); gates != it->end()) {
+      pr.scheduling_gates = Strings(*gates);
+    } else if (auto node = it->find("node"); node != it->end() && node->is_string()) {
+      pr.node = node->get<std::string>();
+      pr.attempts.push_back(Attempt(pr.node, ""));
+    } else {
+      pr.unschedulable = StringAt(*it, "unschedulable");
+      pr.nominated_node = StringAt(*it, "nominatedNode");
+      pr.attempts.push_back(Attempt("", pr.unschedulable));
+    }
+    r.pods.push_back(std::move(pr));
+  }
+  std::sort(r.pods.begin(), r.pods.end(), [](const auto& a, const auto& b) { return a.key < b.key; });
+  for (std::size_t i = 0; i < r.pods.size(); ++i) where.emplace(r.pods[i].key, i);
+
+  if (auto events = j.find("events"); events != j.end() && events->is_array())
+    for (const auto& e : *events) {
+      sim::Event ev;
+      ev.type = StringAt(e, "type");
+      ev.reason = StringAt(e, "reason");
+      ev.pod = StringAt(e, "pod");
+      ev.message = StringAt(e, "message");
+      r.events.push_back(std::move(ev));
+    }
+  if (auto pre = j.find("preempted"); pre != j.end()) r.preempted = Strings(*pre);
+  if (auto nom = j.find("nominated"); nom != j.end() && nom->is_object())
+    for (const auto& [pod, node] : nom->items())
+      if (node.is_string()) r.nominations.emplace_back(pod, node.get<std::string>());
+  if (auto w = j.find("warnings"); w != j.end()) r.warnings = Strings(*w);
+
+  std::unordered_map<std::string, std::size_t> node_at;
+  for (const auto& n : sc.nodes) {
+    node_at.emplace(n.meta.name, r.nodes.size());
+    sim::NodeSummary summary;
+    summary.name = n.meta.name;
+    r.nodes.push_back(std::move(summary));
+  }
+  std::vector<bool> listed(r.pods.size(), false);
+  auto list = [&](std::size_t i) {
+    const auto& pr = r.pods[i];
+    if (listed[i] || pr.node.empty()) return;
+    auto n = node_at.find(pr.node);
+    if (n == node_at.end()) return;
+    listed[i] = true;
+    r.nodes[n->second].pods.push_back(pr.key);
+  };
+  for (std::size_t i = 0; i < r.pods.size(); ++i)
+    if (r.pods[i].bound_at_start) list(i);
+  for (const auto& e : r.events) {
+    if (e.reason != "Scheduled") continue;
+    if (auto it = where.find(e.pod); it != where.end()) list(it->second);
+  }
+  for (std::size_t i = 0; i < r.pods.size(); ++i) list(i);
+  return r;
+}
+
 // Derives what the views draw from: which pods sit on which node and what they request. Display arithmetic only;
-// placement comes from the result.
-void Index(Snapshot& s) {
+// placement comes from the result (rebuilt from result_json when given: a background run).
+void Index(Snapshot& s, const io::Json* result_json = nullptr) {
   sim::ExpandDaemonSets(s.scenario, 0);  // admission adds these inside the run; the views need their requests
+  if (result_json) s.result = ResultFromJson(*result_json, s.scenario);
   std::unordered_map<std::string, const Pod*> objects;
   for (const auto& p : s.scenario.pods) objects.emplace(p.Key(), &p);
   framework::PodRequestsOptions opts;
@@ -67,6 +169,7 @@ void Index(Snapshot& s) {
     auto it = nodes.find(summary.name);
     if (it == nodes.end()) continue;
     nv.node = it->second;
+    s.node_index.emplace(summary.name, static_cast<int>(s.nodes.size()));
     for (const auto& key : summary.pods) {
       int i = s.FindPod(key);
       if (i < 0) continue;
@@ -84,6 +187,24 @@ int Snapshot::FindPod(const std::string& key) const {
   return it == pod_index.end() ? -1 : it->second;
 }
 
+int Snapshot::FindNode(const std::string& name) const {
+  auto it = node_index.find(name);
+  return it == node_index.end() ? -1 : it->second;
+}
+
+void Session::PushUndo() {
+  constexpr std::size_t kUndoDepth = 64;
+  if (undo_.size() >= kUndoDepth) undo_.erase(undo_.begin());
+  undo_.push_back(text_);
+}
+
+std::optional<std::string> Session::PopUndo() {
+  if (undo_.empty()) return std::nullopt;
+  std::string text = std::move(undo_.back());
+  undo_.pop_back();
+  return text;
+}
+
 bool Session::SetText(std::string text) {
   text_ = std::move(text);
   return Rerun();
@@ -91,8 +212,30 @@ bool Session::SetText(std::string text) {
 
 bool Session::Rerun() {
   ++generation_;
+  pending_.reset();  // a background run of an older text is superseded: its answer will be dropped
   const auto start = std::chrono::steady_clock::now();
-  wasm::Outcome out = wasm::RunText(text_, /*explain_all=*/true, /*keep_scenario=*/true);
+  // Parse first: an input error shows at once, and the scenario's size decides where the run happens.
+  Scenario scenario;
+  try {
+    scenario = io::ParseScenario(text_);
+  } catch (const io::InputError& e) {
+    error_ = e.what();
+    return false;
+  } catch (const std::exception& e) {
+    error_ = std::string("internal error: ") + e.what();
+    return false;
+  }
+  error_.clear();
+  // Candidates per pod: the nodes, and the instance types Karpenter may launch (a Karpenter scenario can start
+  // with no node at all).
+  const std::size_t work = (scenario.nodes.size() + scenario.instance_types.size() + 1) * scenario.pods.size();
+  if (runner_ && work > async_threshold_) {
+    pending_ = std::make_unique<Pending>(Pending{generation_, std::move(scenario), start});
+    runner_(generation_, text_);
+    return true;
+  }
+
+  wasm::Outcome out = wasm::RunScenario(std::move(scenario), /*explain_all=*/true, /*keep_scenario=*/true);
   if (!out.ok) {
     error_ = out.error;
     return false;
@@ -105,8 +248,69 @@ bool Session::Rerun() {
   snap->run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   snap->generation = generation_;
   snapshot_ = std::move(snap);
-  error_.clear();
   return true;
+}
+
+void Session::SetAsyncRunner(AsyncRunner runner, std::size_t threshold) {
+  runner_ = std::move(runner);
+  async_threshold_ = threshold;
+}
+
+double Session::running_seconds() const {
+  if (!pending_) return 0;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - pending_->start).count();
+}
+
+bool Session::Complete(std::uint64_t seq, std::string_view envelope) {
+  if (!pending_ || pending_->generation != seq) return false;  // superseded by a newer edit
+  std::unique_ptr<Pending> pending = std::move(pending_);
+  io::Json doc = io::Json::parse(envelope, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || StringAt(doc, "status") != "success" || !doc.contains("result")) {
+    error_ = "the background run failed";
+    if (doc.is_object() && doc.contains("errors") && doc["errors"].is_array() && !doc["errors"].empty())
+      error_ = StringAt(doc["errors"][0], "message");
+    return false;
+  }
+  auto snap = std::make_unique<Snapshot>();
+  snap->scenario = std::move(pending->scenario);
+  const io::Json& result = doc["result"];
+  snap->result_json = io::Dump(result);
+  Index(*snap, &result);
+  snap->explained = false;
+  snap->run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - pending->start).count();
+  snap->generation = seq;
+  snapshot_ = std::move(snap);
+  return true;
+}
+
+bool Session::RequestExplanation(const std::string& pod) {
+  // Only the text that produced the snapshot can be explained (not an edited or pending one).
+  if (!explain_runner_ || !snapshot_ || snapshot_->generation != generation_ || pending_) return false;
+  if (explain_generation_ != snapshot_->generation) {
+    explanations_.clear();
+    explain_generation_ = snapshot_->generation;
+  }
+  if (explanations_.count(pod) || explaining_ == pod) return false;
+  explaining_ = pod;
+  explain_runner_(snapshot_->generation, text_, pod);
+  return true;
+}
+
+bool Session::CompleteExplanation(std::uint64_t seq, const std::string& pod, std::string_view envelope) {
+  if (stale_explain() || seq != explain_generation_ || pod != explaining_) return false;
+  explaining_.clear();
+  io::Json doc = io::Json::parse(envelope, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("explanations") || !doc["explanations"].is_object() ||
+      !doc["explanations"].contains(pod))
+    return false;
+  explanations_[pod] = std::move(doc["explanations"][pod]);
+  return true;
+}
+
+const io::Json* Session::explanation(const std::string& pod) const {
+  if (stale_explain()) return nullptr;
+  auto it = explanations_.find(pod);
+  return it == explanations_.end() ? nullptr : &it->second;
 }
 
 }  // namespace kplace::app

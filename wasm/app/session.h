@@ -1,14 +1,24 @@
 // Simulation state of the playground: the scenario text and the last good result. The UI reads a Snapshot and
 // never changes it; every edit of the text re-runs the core (wasm/engine.h) and, when the text is valid, replaces
 // the snapshot. While the text is invalid the old snapshot stays, marked stale.
+//
+// Small scenarios run at once, in the edit's frame, with every pod explained (the inspector). Larger ones ((nodes +
+// instance types + 1) x pods above a threshold) are parsed here and handed to an async runner (the page's Web Worker
+// running kplace-core); Complete() takes its answer when it belongs to the newest edit, so a newer edit supersedes an
+// older run. While one runs, the previous snapshot stays on screen and running() is true.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "core/io/json_reader.h"
 #include "core/model/resource.h"
 #include "core/model/scenario.h"
 #include "core/sim/simulation.h"
@@ -43,15 +53,44 @@ struct Snapshot {
   std::vector<PodView> pods;  // sorted by key
   std::vector<int> unplaced;  // Pending, Gated and Preempted pods
   std::unordered_map<std::string, int> pod_index;
+  std::unordered_map<std::string, int> node_index;  // name -> index into nodes
   double run_ms = 0;
+  bool explained = true;         // every pod's explanation was recorded (false for runs in the background)
   std::uint64_t generation = 0;  // which edit of the text produced it
 
   int FindPod(const std::string& key) const;
+  int FindNode(const std::string& name) const;
 };
 
 class Session {
  public:
-  // Replaces the text and re-runs. Returns whether the text ran.
+  // Starts a run of text in the background; its answer comes back through Complete(seq, ...).
+  using AsyncRunner = std::function<void(std::uint64_t seq, const std::string& text)>;
+  // Scenarios whose nodes x pods exceed threshold go to runner from now on (nullptr: everything runs at once).
+  void SetAsyncRunner(AsyncRunner runner, std::size_t threshold);
+  // The runner's answer: kplace-core's envelope ({"status": "success", "result": ...} or the failure). Returns
+  // whether it became the snapshot (false for a superseded run or a failure).
+  bool Complete(std::uint64_t seq, std::string_view envelope);
+  // A run is under way in the background.
+  bool running() const { return pending_ != nullptr; }
+  // Seconds since the background run started (0 when none).
+  double running_seconds() const;
+
+  // Explanations on demand for snapshots of background runs (they have none): the runner re-runs the snapshot's
+  // text recording only pod; CompleteExplanation takes kplace_explain's envelope when it is still for the snapshot
+  // on screen. A newer request supersedes an older one.
+  using ExplainRunner = std::function<void(std::uint64_t seq, const std::string& text, const std::string& pod)>;
+  void SetExplainRunner(ExplainRunner runner) { explain_runner_ = std::move(runner); }
+  bool RequestExplanation(const std::string& pod);
+  bool CompleteExplanation(std::uint64_t seq, const std::string& pod, std::string_view envelope);
+  // The pod's explanation JSON (ExplanationToJson) for the snapshot on screen, nullptr when there is none yet.
+  const io::Json* explanation(const std::string& pod) const;
+  // The explanation of pod was asked for and has not come back.
+  bool explaining(const std::string& pod) const {
+    return !explaining_.empty() && explaining_ == pod && !stale_explain();
+  }
+
+  // Replaces the text and re-runs. Returns whether the text ran (or, when running(), is running).
   bool SetText(std::string text);
   // Re-runs the current text (after the editor changed it in place).
   bool Rerun();
@@ -61,14 +100,33 @@ class Session {
   const Snapshot* snapshot() const { return snapshot_.get(); }
   const std::string& error() const { return error_; }
   // The snapshot on screen does not belong to the current text (the text is invalid).
-  bool stale() const { return snapshot_ && snapshot_->generation != generation_; }
+  bool stale() const { return snapshot_ && snapshot_->generation != generation_ && !pending_; }
   std::uint64_t generation() const { return generation_; }
+
+  // Undo of direct edits: the text before each one (most recent last, at most kUndoDepth).
+  void PushUndo();
+  std::optional<std::string> PopUndo();
+  bool can_undo() const { return !undo_.empty(); }
 
  private:
   std::string text_;
   std::string error_;
   std::uint64_t generation_ = 0;
   std::unique_ptr<const Snapshot> snapshot_;
+  std::vector<std::string> undo_;
+  struct Pending {
+    std::uint64_t generation = 0;
+    Scenario scenario;
+    std::chrono::steady_clock::time_point start;
+  };
+  std::unique_ptr<Pending> pending_;
+  bool stale_explain() const { return !snapshot_ || explain_generation_ != snapshot_->generation; }
+  ExplainRunner explain_runner_;
+  std::string explaining_;                // pod asked for, "" when none
+  std::uint64_t explain_generation_ = 0;  // snapshot the explanations belong to
+  std::unordered_map<std::string, io::Json> explanations_;
+  AsyncRunner runner_;
+  std::size_t async_threshold_ = 0;
 };
 
 }  // namespace kplace::app

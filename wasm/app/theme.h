@@ -34,6 +34,7 @@ inline constexpr ImU32 kBarFill = IM_COL32(86, 156, 214, 255);
 inline constexpr ImU32 kBarFull = IM_COL32(220, 120, 60, 255);
 inline constexpr ImU32 kText = IM_COL32(230, 232, 236, 255);
 inline constexpr ImU32 kTextDim = IM_COL32(150, 156, 168, 255);
+inline constexpr ImU32 kTextFaint = IM_COL32(105, 110, 122, 255);
 inline constexpr ImU32 kSelected = IM_COL32(255, 255, 255, 255);
 inline constexpr ImU32 kOk = IM_COL32(110, 200, 120, 255);
 inline constexpr ImU32 kError = IM_COL32(240, 100, 100, 255);

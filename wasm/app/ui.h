@@ -7,13 +7,15 @@
 
 namespace kplace::app {
 
-// The whole window: top bar, editor | cluster view over pod inspector.
+// The whole window: top bar, editor | cluster view over the pod inspector and the events (tabs). Applies the
+// direct edit a panel asked for after the frame is drawn.
 void DrawApp(Session& session, UiState& ui);
 
 void DrawTopBar(Session& session, UiState& ui);
 void DrawEditor(Session& session, UiState& ui);
 void DrawCluster(const Snapshot& snap, UiState& ui);
-void DrawInspector(const Snapshot& snap, UiState& ui);
+void DrawInspector(const Snapshot& snap, const Session& session, UiState& ui);
+void DrawEvents(const Snapshot& snap, UiState& ui);
 
 // Loads a preset into the session (the picker and the embedding API both use it).
 void LoadPreset(Session& session, UiState& ui, int index);

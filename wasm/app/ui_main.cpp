@@ -88,13 +88,31 @@ void DrawTopBar(Session& session, UiState& ui) {
   if (ImGui::BeginCombo("Mode", ModeName(mode))) {
     for (Mode m : {Mode::Scheduler, Mode::Karpenter, Mode::Cluster}) {
       if (ImGui::Selectable(ModeName(m), m == mode) && m != mode) {
-        if (auto text = json_text::WithMode(session.text(), ModeName(m))) ReplaceText(session, ui, std::move(*text));
+        if (auto text = json_text::WithMode(session.text(), ModeName(m))) {
+          session.PushUndo();
+          ReplaceText(session, ui, std::move(*text));
+        }
       }
     }
     ImGui::EndCombo();
   }
 
+  ImGui::SameLine(0, Em(1));
+  ImGui::BeginDisabled(!session.can_undo());
+  if (ImGui::Button("Undo edit")) ui.undo_requested = true;
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("Undo the last direct edit (taint, cordon, toleration, mode). Ctrl+Z outside the editor.");
+
   ImGui::SameLine(0, Em(1.5f));
+  if (session.running()) {  // a large scenario in the Web Worker: the last result stays until it lands
+    static const char* kSpin[] = {"|", "/", "-", "\\"};
+    const double t = session.running_seconds();
+    ImGui::PushStyleColor(ImGuiCol_Text, colors::kWarn);
+    ImGui::Text("%s running in the background... %.1f s", kSpin[static_cast<int>(t * 8) % 4], t);
+    ImGui::PopStyleColor();
+    ImGui::SameLine(0, Em(1.5f));
+  }
   if (!session.error().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colors::kError);
     ImGui::TextUnformatted(snap ? "input error - showing the last good result (stale)" : "input error");
@@ -113,7 +131,8 @@ void DrawTopBar(Session& session, UiState& ui) {
     ImGui::Text("%d pending", pending);
     ImGui::PopStyleColor();
     ImGui::SameLine();
-    ImGui::TextDisabled("%zu nodes, %zu pods, %.1f ms", snap->nodes.size(), snap->pods.size(), snap->run_ms);
+    ImGui::TextDisabled("%zu nodes, %zu pods, %.1f ms%s", snap->nodes.size(), snap->pods.size(), snap->run_ms,
+                        snap->explained ? "" : " in the background");
   }
   if (ui.preset >= 0 && !presets[ui.preset].description.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, colors::kTextDim);
@@ -129,6 +148,7 @@ void DrawApp(Session& session, UiState& ui) {
   constexpr ImGuiWindowFlags kRoot = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::Begin("kplace", nullptr, kRoot);
+  ui.targets.clear();
   DrawTopBar(session, ui);
   ImGui::Separator();
 
@@ -151,20 +171,58 @@ void DrawApp(Session& session, UiState& ui) {
   } else {
     const bool inspecting = snap->FindPod(ui.selected_pod) >= 0;
     const float h = ImGui::GetContentRegionAvail().y;
-    const float cluster_h = inspecting ? std::max(Em(4), (1 - ui.inspector_height) * h - split) : 0;
+    const float cluster_h = std::max(Em(4), (1 - ui.inspector_height) * h - split);
     ImGui::BeginChild("cluster", ImVec2(0, cluster_h), true);
     DrawCluster(*snap, ui);
     ImGui::EndChild();
-    if (inspecting) {
-      if (float dy = Splitter("##hsplit", false, split, ImGui::GetContentRegionAvail().x); dy != 0 && h > 0)
-        ui.inspector_height = std::clamp(ui.inspector_height - dy / h, 0.15f, 0.85f);
-      ImGui::BeginChild("inspector", ImVec2(0, 0), true);
-      DrawInspector(*snap, ui);
-      ImGui::EndChild();
+    if (float dy = Splitter("##hsplit", false, split, ImGui::GetContentRegionAvail().x); dy != 0 && h > 0)
+      ui.inspector_height = std::clamp(ui.inspector_height - dy / h, 0.15f, 0.85f);
+    ImGui::BeginChild("details", ImVec2(0, 0), true);
+    // A newly selected pod brings its tab to the front.
+    const bool newly_selected = inspecting && ui.selected_pod != ui.shown_pod;
+    ui.shown_pod = inspecting ? ui.selected_pod : "";
+    if (ImGui::BeginTabBar("details_tabs")) {
+      if (inspecting) {
+        const bool open = ImGui::BeginTabItem("Pod", nullptr, newly_selected ? ImGuiTabItemFlags_SetSelected : 0);
+        RecordTarget(ui, "tab:pod");
+        if (open) {
+          ImGui::BeginChild("inspector");
+          DrawInspector(*snap, session, ui);
+          ImGui::EndChild();
+          ImGui::EndTabItem();
+        }
+      }
+      const std::string events = "Events (" + std::to_string(snap->result.events.size()) + ")###events";
+      const bool open = ImGui::BeginTabItem(events.c_str());
+      RecordTarget(ui, "tab:events");
+      if (open) {
+        DrawEvents(*snap, ui);
+        ImGui::EndTabItem();
+      }
+      ImGui::EndTabBar();
     }
+    ImGui::EndChild();
   }
   ImGui::EndChild();
   ImGui::End();
+
+  // Direct edits and their undo, after the frame's panels stopped reading the snapshot they replace.
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool mod = io.ConfigMacOSXBehaviors ? io.KeySuper : io.KeyCtrl;
+  if (mod && !io.KeyShift && !io.WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z), false))
+    ui.undo_requested = true;
+  if (ui.undo_requested) UndoEdit(session, ui);
+  ui.undo_requested = false;
+  if (ui.pending_edit) ApplyEdit(session, ui, *ui.pending_edit);
+  ui.pending_edit.reset();
+  if (!ui.explain_request.empty()) session.RequestExplanation(ui.explain_request);
+  ui.explain_request.clear();
+}
+
+void RecordTarget(UiState& ui, const std::string& name) {
+  if (!ImGui::IsItemVisible()) return;  // scrolled out of its window: not clickable
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  ui.targets[name] = Rect{a.x, a.y, b.x, b.y};
 }
 
 std::string FormatCpu(std::int64_t milli) {

@@ -1,17 +1,37 @@
 // UI-only state: selection, layout and toggles. Nothing here affects a simulation result.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
+
+#include "wasm/app/edits.h"
 
 namespace kplace::app {
 
-struct UiState {
-  int preset = -1;                 // index into Presets() last loaded, -1 for text from elsewhere (kplace.load)
-  bool preset_edited = false;      // the text was edited since
-  std::string selected_pod;        // namespace/name, "" when nothing is selected
-  float editor_width = 0.36f;      // fraction of the window's width
-  float inspector_height = 0.45f;  // fraction of the right column's height
-  int editor_epoch = 0;            // bumped when the text is replaced from outside the editor widget
+struct Rect {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
 };
+
+struct UiState {
+  int preset = -1;                   // index into Presets() last loaded, -1 for text from elsewhere (kplace.load)
+  bool preset_edited = false;        // the text was edited since
+  std::string selected_pod;          // namespace/name, "" when nothing is selected
+  std::string shown_pod;             // the pod the inspector tab showed last frame
+  float editor_width = 0.36f;        // fraction of the window's width
+  float inspector_height = 0.45f;    // fraction of the right column's height
+  int editor_epoch = 0;              // bumped when the text is replaced from outside the editor widget
+  int compact = -1;                  // cluster view: -1 automatic (compact above 40 nodes), 0 off, 1 on
+  bool events_selected_only = true;  // the Events panel shows only the selected pod's events (when one is)
+  std::optional<Edit> pending_edit;  // asked for by a panel this frame; applied after the frame is drawn
+  bool undo_requested = false;
+  std::string explain_request;  // a pod whose explanation the inspector asked for (background-run snapshots)
+  // Screen rectangles (device pixels) of this frame's clickable edit targets, by name: "taint:<node>:<i>",
+  // "cordon:<node>", "tolerate:<node>", "tab:events", "tab:pod", "explain". For tests (window.kplace.targets()).
+  std::map<std::string, Rect> targets;
+};
+
+// Records the last item's rectangle as a named target.
+void RecordTarget(UiState& ui, const std::string& name);
 
 }  // namespace kplace::app

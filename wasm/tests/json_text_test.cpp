@@ -22,7 +22,12 @@ using kplace::app::json_text::ErrorPosition;
 using kplace::app::json_text::Find;
 using kplace::app::json_text::Path;
 using kplace::app::json_text::PositionOf;
+using kplace::app::json_text::TolerationFor;
 using kplace::app::json_text::WithMode;
+using kplace::app::json_text::WithoutTaint;
+using kplace::app::json_text::WithTaintEffect;
+using kplace::app::json_text::WithToleration;
+using kplace::app::json_text::WithUnschedulable;
 
 std::string At(const std::string& text, const Path& path) {
   auto m = Find(text, path);
@@ -83,12 +88,63 @@ void TestWithMode() {
   EXPECT(!WithMode("not json", "scheduler"));
 }
 
+void TestNodeEdits() {
+  const std::string base =
+      "{\"items\": [\n  {\"kind\": \"Simulation\"},\n  {\"kind\": \"Node\",\n   \"spec\": {\"taints\": [\n"
+      "     {\"key\": \"a\", \"effect\": \"NoSchedule\"},\n     {\"key\": \"b\", \"effect\": \"NoExecute\"}\n   "
+      "]}}\n]}\n";
+  auto cycled = WithTaintEffect(base, 1, 1, "NoSchedule");
+  EXPECT(cycled && *cycled == std::string(base).replace(base.find("\"NoExecute\""), 11, "\"NoSchedule\""));
+  EXPECT(!WithTaintEffect(base, 1, 2, "NoSchedule"));
+  EXPECT(!WithTaintEffect(base, 0, 0, "NoSchedule"));
+  auto first = WithoutTaint(base, 1, 0);
+  EXPECT(first && *first == std::string(base).erase(base.find("{\"key\": \"a\""),
+                                                    base.find("{\"key\": \"b\"") - base.find("{\"key\": \"a\"")));
+  auto second = WithoutTaint(base, 1, 1);
+  const auto a_end = base.find("}", base.find("{\"key\": \"a\"")) + 1;
+  const auto b_end = base.find("}", base.find("{\"key\": \"b\"")) + 1;
+  EXPECT(second && *second == std::string(base).erase(a_end, b_end - a_end));
+  auto none = WithoutTaint(*first, 1, 0);
+  EXPECT(none && none->find("\"taints\": []") != std::string::npos);
+  // Cordon adds spec.unschedulable after the last spec member; uncordon removes it again.
+  auto cordoned = WithUnschedulable(base, 1, true);
+  EXPECT(cordoned && *cordoned == std::string(base).replace(base.find("]}}"), 3, "], \"unschedulable\": true}}"));
+  auto uncordoned = WithUnschedulable(*cordoned, 1, false);
+  EXPECT(uncordoned && *uncordoned == base);
+  auto no_spec = WithUnschedulable(R"({"items": [{"kind": "Node", "metadata": {}}]})", 0, true);
+  EXPECT(no_spec && *no_spec == R"({"items": [{"kind": "Node", "metadata": {}, "spec": { "unschedulable": true }}]})");
+  auto back = WithUnschedulable(*no_spec, 0, false);
+  EXPECT(back && *back == R"({"items": [{"kind": "Node", "metadata": {}}]})");
+  auto again = WithUnschedulable(R"({"items": [{"spec": {"unschedulable": false}}]})", 0, true);
+  EXPECT(again && *again == R"({"items": [{"spec": {"unschedulable": true}}]})");
+}
+
+void TestToleration() {
+  const std::string tol = TolerationFor("dedicated", "gpu", "NoSchedule");
+  EXPECT(tol == R"({ "key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule" })");
+  EXPECT(TolerationFor("k", "", "NoExecute") == R"({ "key": "k", "operator": "Exists", "effect": "NoExecute" })");
+  const Path pod{std::string("items"), std::size_t{0}, std::string("spec")};
+  auto created = WithToleration(R"({"items": [{"spec": {"containers": []}}]})", pod, tol);
+  EXPECT(created && *created == R"({"items": [{"spec": {"containers": [], "tolerations": [ )" + tol + " ]}}]}");
+  auto appended = WithToleration(*created, pod, "{}");
+  EXPECT(appended && *appended == R"({"items": [{"spec": {"containers": [], "tolerations": [ )" + tol + ", {} ]}}]}");
+  auto empty = WithToleration(R"({"items": [{"spec": {"tolerations": []}}]})", pod, "{}");
+  EXPECT(empty && *empty == R"({"items": [{"spec": {"tolerations": [ {} ]}}]})");
+  const Path tmpl{std::string("items"), std::size_t{0}, std::string("spec"), std::string("template"),
+                  std::string("spec")};
+  auto workload = WithToleration(R"({"items": [{"spec": {"template": {"spec": {}}}}]})", tmpl, "{}");
+  EXPECT(workload && *workload == R"({"items": [{"spec": {"template": {"spec": { "tolerations": [ {} ] }}}}]})");
+  EXPECT(!WithToleration(R"({"items": [{"spec": {"tolerations": 1}}]})", pod, "{}"));
+}
+
 }  // namespace
 
 int main() {
   TestFind();
   TestPositions();
   TestWithMode();
+  TestNodeEdits();
+  TestToleration();
   std::printf("%s: json_text\n", failures ? "FAILED" : "ok");
   return failures ? 1 : 0;
 }
