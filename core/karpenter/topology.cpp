@@ -88,14 +88,9 @@ Topology::Topology(const Scenario& sc, const std::vector<const NodePool*>& pools
       TopoGroup g = NewGroup(TopoType::AntiAffinity, term.topology_key, d, Namespaces(p, term),
                              WithKeys(term.label_selector, p, term.match_label_keys, term.mismatch_label_keys),
                              INT32_MAX, nullptr);
-      auto it =
-          std::find_if(inverse_.begin(), inverse_.end(), [&](const TopoGroup& x) { return x.identity == g.identity; });
-      if (it == inverse_.end()) {
-        inverse_.push_back(std::move(g));
-        it = inverse_.end() - 1;
-      }
-      if (auto v = node->meta.labels.Get(it->key)) it->Record(*v);
-      it->owners.insert(i);
+      TopoGroup& group = InverseGroup(std::move(g));
+      if (auto v = node->meta.labels.Get(group.key)) group.Record(*v);
+      group.owners.insert(i);
     }
   }
 }
@@ -132,6 +127,14 @@ std::vector<Symbol> Topology::Namespaces(const Pod& pod, const PodAffinityTerm& 
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+TopoGroup& Topology::InverseGroup(TopoGroup g) {
+  auto it =
+      std::find_if(inverse_.begin(), inverse_.end(), [&](const TopoGroup& x) { return x.identity == g.identity; });
+  if (it != inverse_.end()) return *it;
+  inverse_.push_back(std::move(g));
+  return inverse_.back();
 }
 
 TopoGroup Topology::NewGroup(TopoType type, Symbol key, const PodData& pod, std::vector<Symbol> namespaces,
@@ -224,13 +227,7 @@ void Topology::Update(const PodData& pod) {
       TopoGroup g = NewGroup(TopoType::AntiAffinity, term.topology_key, pod, Namespaces(p, term),
                              WithKeys(term.label_selector, p, term.match_label_keys, term.mismatch_label_keys),
                              INT32_MAX, nullptr);
-      auto it =
-          std::find_if(inverse_.begin(), inverse_.end(), [&](const TopoGroup& x) { return x.identity == g.identity; });
-      if (it == inverse_.end()) {
-        inverse_.push_back(std::move(g));
-        it = inverse_.end() - 1;
-      }
-      it->owners.insert(pod.index);
+      InverseGroup(std::move(g)).owners.insert(pod.index);
     }
   }
   for (const auto& tsc : pod.spread)

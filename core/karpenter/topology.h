@@ -61,6 +61,8 @@ class Topology {
   bool empty() const { return groups_.empty() && inverse_.empty(); }
 
  private:
+  // The inverse (anti-affinity) group with g's identity, added when there is none yet.
+  TopoGroup& InverseGroup(TopoGroup g);
   TopoGroup NewGroup(TopoType type, Symbol key, const PodData& pod, std::vector<Symbol> namespaces,
                      LabelSelector selector, std::int32_t max_skew, const TopologySpreadConstraint* tsc) const;
   std::vector<Symbol> Namespaces(const Pod& pod, const PodAffinityTerm& term) const;
