@@ -127,8 +127,10 @@ int main(int argc, char** argv) {
         std::cerr << "kplace: --explain: no pod " << explain << " in the scenario\n";
         return 2;
       }
-      out = format == "json" ? kplace::io::Dump(kplace::io::ExplanationToJson(*pod))
-                             : kplace::cli::RenderExplanation(*pod, result);
+      out = format == "json"
+                ? kplace::io::Dump(result.rounds.empty() ? kplace::io::ExplanationToJson(*pod)
+                                                         : kplace::io::ClusterExplanationToJson(result, *pod))
+                : kplace::cli::RenderExplanation(*pod, result);
     } else {
       out = format == "json" ? kplace::io::Dump(kplace::io::ResultToJson(result)) : kplace::cli::RenderTable(result);
     }

@@ -79,7 +79,7 @@ std::string RenderTable(const sim::SimResult& result) {
     if (!p.scheduling_gates.empty()) {
       status = "SchedulingGated";
     } else if (!p.node.empty()) {
-      status = "Scheduled";
+      status = p.node_claim.empty() ? "Scheduled" : "Scheduled (new NodeClaim)";
     } else if (!p.attempts.empty() || !p.unschedulable.empty()) {
       status = p.nominated_node.empty() ? "Pending" : "Pending (nominated to " + p.nominated_node + ")";
       failed.push_back(&p);
@@ -95,9 +95,14 @@ std::string RenderTable(const sim::SimResult& result) {
     // Preemptions in the order they happened, then the last FailedScheduling message of each pending pod.
     for (const auto& e : result.events)
       if (e.reason == "Preempted") ev.push_back({"  " + e.pod, e.reason, e.message});
-    for (const auto* p : failed) ev.push_back({"  " + p->key, "FailedScheduling", p->unschedulable});
+    for (const auto* p : failed) {
+      ev.push_back({"  " + p->key, "FailedScheduling", p->unschedulable});
+      if (!p->karpenter.empty() && p->karpenter.back().target.empty())
+        ev.push_back({"  " + p->key, "Karpenter", p->karpenter.back().reason});
+    }
     out += Table(ev);
   }
+  if (!result.rounds.empty()) out += RenderClusterLoop(result);
   for (const auto& w : result.warnings) out += "warning: " + w + "\n";
   return out;
 }
@@ -173,6 +178,7 @@ std::string RenderExplanation(const sim::PodResult& pod, const sim::SimResult& r
     if (!c.message.empty()) out += "  FailedScheduling: " + c.message + "\n";
     if (c.preemption_ran) out += RenderPreemption(c.preemption);
   }
+  if (!result.rounds.empty()) out += RenderClusterExplanation(pod, result);
   return out;
 }
 
@@ -235,16 +241,17 @@ std::string RenderKarpenterTable(const sim::SimResult& result) {
   return out;
 }
 
-std::string RenderKarpenterExplanation(const std::string& pod_key, const sim::SimResult& result) {
-  const karpenter::PodOutcome* o = FindOutcome(*result.karpenter, pod_key);
-  if (!o) return "";
-  std::string out = "Pod " + pod_key + " (Karpenter provisioning)\n";
+namespace {
+
+// One Karpenter provisioning record of a pod: result, relaxations, every candidate per attempt.
+std::string KarpenterRecord(const karpenter::Result& k, const karpenter::PodOutcome* o) {
+  std::string out;
   switch (o->kind) {
     case karpenter::PodOutcomeKind::Node:
       out += "  result: fits existing node " + o->node + "\n";
       break;
     case karpenter::PodOutcomeKind::Claim:
-      out += "  result: new NodeClaim " + result.karpenter->claims[static_cast<std::size_t>(o->claim)].name + "\n";
+      out += "  result: new NodeClaim " + k.claims[static_cast<std::size_t>(o->claim)].name + "\n";
       break;
     default:
       out += "  result: " + o->reason + "\n";
@@ -261,6 +268,50 @@ std::string RenderKarpenterExplanation(const std::string& pod_key, const sim::Si
       if (!t.error.empty()) out += "    -> " + t.error + "\n";
     }
   }
+  return out;
+}
+
+}  // namespace
+
+std::string RenderKarpenterExplanation(const std::string& pod_key, const sim::SimResult& result) {
+  const karpenter::PodOutcome* o = FindOutcome(*result.karpenter, pod_key);
+  if (!o) return "";
+  return "Pod " + pod_key + " (Karpenter provisioning)\n" + KarpenterRecord(*result.karpenter, o);
+}
+
+std::string RenderClusterLoop(const sim::SimResult& result) {
+  std::string out;
+  if (!result.node_claims.empty()) {
+    out += "\nNodeClaims launched:\n";
+    std::vector<std::vector<std::string>> rows = {
+        {"  NAME", "ROUND", "NODEPOOL", "INSTANCE TYPE", "ZONE", "CAPACITY", "PRICE", "PODS"}};
+    for (const auto& l : result.node_claims)
+      rows.push_back({"  " + l.node, std::to_string(l.round), l.claim.node_pool, l.claim.instance_type, l.claim.zone,
+                      l.claim.capacity_type, Price(l.claim.price), std::to_string(l.pods.size())});
+    out += Table(rows);
+    out += "  new capacity: " + Price(result.hourly_price) + "\n";
+  }
+  std::vector<std::vector<std::string>> rounds = {{"  ROUND", "KUBE-SCHEDULER BOUND", "PENDING", "LAUNCHED"}};
+  for (const auto& r : result.rounds)
+    rounds.push_back({"  " + std::to_string(r.round), std::to_string(r.scheduled.size()),
+                      std::to_string(r.unschedulable.size()), r.launched.empty() ? "-" : Join(r.launched)});
+  out += "\nRounds (kube-scheduler, then Karpenter):\n" + Table(rounds);
+  std::vector<std::vector<std::string>> dis = {{"  POD", "KARPENTER vs KUBE-SCHEDULER"}};
+  for (const auto& p : result.pods)
+    if (!p.disagreement.empty()) dis.push_back({"  " + p.key, p.disagreement});
+  if (dis.size() > 1) out += "\nDisagreements:\n" + Table(dis);
+  return out;
+}
+
+std::string RenderClusterExplanation(const sim::PodResult& pod, const sim::SimResult& result) {
+  std::string out;
+  for (const auto& r : result.rounds) {
+    if (!r.provision) continue;
+    const karpenter::PodOutcome* o = FindOutcome(*r.provision, pod.key);
+    if (!o || (o->kind == karpenter::PodOutcomeKind::NotProvisionable && o->reason.empty())) continue;
+    out += "\nKarpenter, round " + std::to_string(r.round) + ":\n" + KarpenterRecord(*r.provision, o);
+  }
+  if (!pod.disagreement.empty()) out += "\nDisagreement: " + pod.disagreement + "\n";
   return out;
 }
 

@@ -35,33 +35,78 @@ Json KarpenterPodJson(const karpenter::Result& k, const karpenter::PodOutcome& o
   return e;
 }
 
+Json TaintsJson(const std::vector<Taint>& taints) {
+  Json out = Json::array();
+  for (const auto& t : taints) {
+    Json tj = {{"key", Text(t.key)}, {"effect", EffectName(t.effect)}};
+    if (t.value != kEmptySymbol) tj["value"] = Text(t.value);
+    out.push_back(std::move(tj));
+  }
+  return out;
+}
+
+Json ClaimToJson(const karpenter::ClaimOutcome& c) {
+  Json options = Json::array();
+  for (const auto& o : c.options) options.push_back({{"instanceType", o.instance_type}, {"price", o.price}});
+  Json labels = Json::object();
+  for (const auto& [key, value] : c.labels) labels[key] = value;
+  return {{"name", c.name},
+          {"nodePool", c.node_pool},
+          {"instanceType", c.instance_type},
+          {"zone", c.zone},
+          {"capacityType", c.capacity_type},
+          {"price", c.price},
+          {"pods", c.pods},
+          {"options", std::move(options)},
+          {"requests", ResourceJson(c.requests)},
+          {"labels", std::move(labels)},
+          {"taints", TaintsJson(c.taints)},
+          {"requirements", c.requirements}};
+}
+
 Json KarpenterToJson(const karpenter::Result& k) {
   Json claims = Json::array();
-  for (const auto& c : k.claims) {
-    Json options = Json::array();
-    for (const auto& o : c.options) options.push_back({{"instanceType", o.instance_type}, {"price", o.price}});
-    Json taints = Json::array();
-    for (const auto& t : c.taints) {
-      Json tj = {{"key", Text(t.key)}, {"effect", EffectName(t.effect)}};
-      if (t.value != kEmptySymbol) tj["value"] = Text(t.value);
-      taints.push_back(std::move(tj));
-    }
-    Json labels = Json::object();
-    for (const auto& [key, value] : c.labels) labels[key] = value;
-    claims.push_back({{"name", c.name},
-                      {"nodePool", c.node_pool},
-                      {"instanceType", c.instance_type},
-                      {"zone", c.zone},
-                      {"capacityType", c.capacity_type},
-                      {"price", c.price},
-                      {"pods", c.pods},
-                      {"options", std::move(options)},
-                      {"requests", ResourceJson(c.requests)},
-                      {"labels", std::move(labels)},
-                      {"taints", std::move(taints)},
-                      {"requirements", c.requirements}});
-  }
+  for (const auto& c : k.claims) claims.push_back(ClaimToJson(c));
   return claims;
+}
+
+Json NominationJson(const sim::KarpenterNomination& n) {
+  Json j = {{"round", n.round}};
+  if (!n.target.empty())
+    j["nominated"] = n.target;
+  else
+    j["unschedulable"] = n.reason;
+  if (!n.relaxations.empty()) j["relaxations"] = n.relaxations;
+  return j;
+}
+
+// cluster mode with NodePools: the launched NodeClaims, the rounds of the loop, the disagreements and the cost.
+void AddClusterLoop(const sim::SimResult& result, Json& out) {
+  Json claims = Json::array();
+  for (const auto& l : result.node_claims) {
+    Json c = ClaimToJson(l.claim);
+    c["round"] = l.round;
+    c["node"] = l.node;
+    c["pods"] = l.pods;
+    c["karpenterPods"] = l.claim.pods;
+    if (!l.daemon_pods.empty()) c["daemonSetPods"] = l.daemon_pods;
+    if (!l.startup_taints.empty()) c["startupTaints"] = TaintsJson(l.startup_taints);
+    claims.push_back(std::move(c));
+  }
+  out["nodeClaims"] = std::move(claims);
+  Json rounds = Json::array();
+  for (const auto& r : result.rounds) {
+    Json j = {{"round", r.round}, {"scheduled", r.scheduled}, {"unschedulable", r.unschedulable}};
+    j["launched"] = r.launched;
+    if (r.provision && !r.provision->events.empty()) j["karpenterEvents"] = r.provision->events;
+    rounds.push_back(std::move(j));
+  }
+  out["rounds"] = std::move(rounds);
+  Json disagreements = Json::array();
+  for (const auto& p : result.pods)
+    if (!p.disagreement.empty()) disagreements.push_back({{"pod", p.key}, {"message", p.disagreement}});
+  out["disagreements"] = std::move(disagreements);
+  out["cost"] = {{"hourly", result.hourly_price}, {"monthly", result.hourly_price * 730}};
 }
 
 }  // namespace
@@ -95,12 +140,22 @@ Json ResultToJson(const sim::SimResult& result) {
       entry["schedulingGated"] = p.scheduling_gates;
     } else if (!p.node.empty()) {
       entry["node"] = p.node;
+      if (!p.node_claim.empty()) {
+        for (const auto& l : result.node_claims) {
+          if (l.node != p.node) continue;
+          entry["nodeClaim"] = l.claim.name;
+          entry["nodePool"] = l.claim.node_pool;
+          entry["instanceType"] = l.claim.instance_type;
+        }
+      }
     } else if (!p.attempts.empty() || !p.unschedulable.empty()) {
       entry["unschedulable"] = p.unschedulable;
       if (!p.nominated_node.empty()) entry["nominatedNode"] = p.nominated_node;
     } else {
       continue;  // terminal pods (Succeeded / Failed) are not scheduled
     }
+    if (!p.karpenter.empty()) entry["karpenter"] = NominationJson(p.karpenter.back());
+    if (!p.disagreement.empty()) entry["disagreement"] = p.disagreement;
     pods[p.key] = std::move(entry);
   }
   Json out = Json::object();
@@ -118,9 +173,14 @@ Json ResultToJson(const sim::SimResult& result) {
   for (const auto& [pod, node] : result.nominations) nominated[pod] = node;
   out["nominated"] = std::move(nominated);
   Json events = Json::array();
-  for (const auto& e : result.events)
-    events.push_back({{"type", e.type}, {"reason", e.reason}, {"pod", e.pod}, {"message", e.message}});
+  for (const auto& e : result.events) {
+    Json j = {{"type", e.type}, {"reason", e.reason}, {"pod", e.pod}, {"message", e.message}};
+    if (!e.source.empty()) j["source"] = e.source;
+    if (!e.object.empty()) j["object"] = e.object;
+    events.push_back(std::move(j));
+  }
   out["events"] = std::move(events);
+  if (!result.rounds.empty()) AddClusterLoop(result, out);
   if (!result.warnings.empty()) out["warnings"] = result.warnings;
   return out;
 }
@@ -221,34 +281,60 @@ Json ExplanationToJson(const sim::PodResult& pod) {
   return j;
 }
 
+namespace {
+
+// One pod's Karpenter record: its outcome, then every try (relaxation, candidates, error) per queue attempt.
+Json KarpenterRecordJson(const karpenter::Result& k, const karpenter::PodOutcome& o) {
+  Json j = KarpenterPodJson(k, o);
+  if (j.is_null()) j = Json::object();
+  j["pod"] = o.key;
+  Json attempts = Json::array();
+  for (const auto& a : o.attempts) {
+    Json tries = Json::array();
+    for (const auto& t : a.tries) {
+      Json candidates = Json::array();
+      for (const auto& c : t.candidates) {
+        Json cj = {{"target", c.target}, {"fit", c.reason.empty()}};
+        if (!c.reason.empty()) cj["reason"] = c.reason;
+        candidates.push_back(std::move(cj));
+      }
+      Json tj = {{"candidates", std::move(candidates)}};
+      if (!t.relaxation.empty()) tj["relaxation"] = t.relaxation;
+      if (!t.error.empty()) tj["error"] = t.error;
+      tries.push_back(std::move(tj));
+    }
+    attempts.push_back({{"fit", a.fit}, {"tries", std::move(tries)}});
+  }
+  j["attempts"] = std::move(attempts);
+  return j;
+}
+
+}  // namespace
+
 Json KarpenterExplanationToJson(const sim::SimResult& result, const std::string& pod_key) {
   if (!result.karpenter) return Json();
-  for (const auto& o : result.karpenter->pods) {
-    if (o.key != pod_key) continue;
-    Json j = KarpenterPodJson(*result.karpenter, o);
-    if (j.is_null()) j = Json::object();
-    j["pod"] = o.key;
-    Json attempts = Json::array();
-    for (const auto& a : o.attempts) {
-      Json tries = Json::array();
-      for (const auto& t : a.tries) {
-        Json candidates = Json::array();
-        for (const auto& c : t.candidates) {
-          Json cj = {{"target", c.target}, {"fit", c.reason.empty()}};
-          if (!c.reason.empty()) cj["reason"] = c.reason;
-          candidates.push_back(std::move(cj));
-        }
-        Json tj = {{"candidates", std::move(candidates)}};
-        if (!t.relaxation.empty()) tj["relaxation"] = t.relaxation;
-        if (!t.error.empty()) tj["error"] = t.error;
-        tries.push_back(std::move(tj));
-      }
-      attempts.push_back({{"fit", a.fit}, {"tries", std::move(tries)}});
-    }
-    j["attempts"] = std::move(attempts);
-    return j;
-  }
+  for (const auto& o : result.karpenter->pods)
+    if (o.key == pod_key) return KarpenterRecordJson(*result.karpenter, o);
   return Json();
+}
+
+Json ClusterExplanationToJson(const sim::SimResult& result, const sim::PodResult& pod) {
+  Json j = ExplanationToJson(pod);
+  Json rounds = Json::array();
+  for (const auto& r : result.rounds) {
+    if (!r.provision) continue;
+    for (const auto& o : r.provision->pods) {
+      if (o.key != pod.key) continue;
+      if (o.kind == karpenter::PodOutcomeKind::NotProvisionable && o.reason.empty()) break;
+      Json rj = KarpenterRecordJson(*r.provision, o);
+      rj["round"] = r.round;
+      rounds.push_back(std::move(rj));
+    }
+  }
+  j["karpenter"] = std::move(rounds);
+  if (!pod.disagreement.empty()) j["disagreement"] = pod.disagreement;
+  if (!pod.node_claim.empty()) j["nodeClaim"] = pod.node_claim;
+  return j;
 }
 
 std::string Dump(const Json& j) { return j.dump(2) + "\n"; }

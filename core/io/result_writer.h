@@ -14,6 +14,9 @@ Json ExplanationToJson(const sim::PodResult& pod);
 // karpenter mode: one pod's record (candidates tried per attempt, relaxations, outcome); null when the pod is not
 // in the result.
 Json KarpenterExplanationToJson(const sim::SimResult& result, const std::string& pod_key);
+// cluster mode: ExplanationToJson plus Karpenter's record of the pod in every round ("karpenter") and its
+// disagreement.
+Json ClusterExplanationToJson(const sim::SimResult& result, const sim::PodResult& pod);
 // Pretty JSON text with a trailing newline.
 std::string Dump(const Json& j);
 

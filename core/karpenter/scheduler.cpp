@@ -22,12 +22,13 @@ bool OwnedBy(const Pod& p, const char* kind) {
 }
 
 // IsProvisionable (pkg/utils/pod/scheduling.go); upstream filters silently, kplace reports why.
-std::string NotProvisionableReason(const Pod& p) {
+std::string NotProvisionableReason(const Pod& p, bool only_marked) {
   if (OwnedBy(p, "DaemonSet")) return "pod is owned by a DaemonSet";
   if (OwnedBy(p, "Node")) return "pod is a mirror pod";
   if (!p.nominated_node_name.empty()) return "pod is nominated to node " + p.nominated_node_name + " (preempting)";
   if (!p.scheduling_gates.empty()) return "pod has scheduling gates";
-  if (!p.marked_unschedulable && p.generated_from.empty()) return "pod is not marked unschedulable by kube-scheduler";
+  if (!p.marked_unschedulable && (only_marked || p.generated_from.empty()))
+    return "pod is not marked unschedulable by kube-scheduler";
   return "";
 }
 
@@ -63,6 +64,12 @@ class Solver {
       --pos;
     }
   }
+  std::string NextClaimName(const std::string& pool) {
+    for (;;) {
+      std::string name = pool + "-" + std::to_string(per_pool_count_[pool]++);
+      if (!opts_.taken_names.count(name)) return name;
+    }
+  }
   std::string ClaimName(int claim) const { return claim_names_[static_cast<std::size_t>(claim)]; }
 
   const Scenario& sc_;
@@ -95,7 +102,7 @@ void Solver::Run() {
     o.index = i;
     o.key = p.Key();
     if (!p.node_name.empty() || p.Terminal()) continue;
-    o.reason = NotProvisionableReason(p);
+    o.reason = NotProvisionableReason(p, opts_.only_marked_unschedulable);
     if (!o.reason.empty()) continue;
     std::string invalid = ValidatePod(p, well_known_);
     if (!invalid.empty()) {
@@ -249,21 +256,21 @@ std::string Solver::AddToNewClaim(PodData& pod, AddTry* record) {
     c.tmpl = static_cast<int>(ti);
     err = LimitOptions(limits_, t, catalogue_, &c.options);
     if (err.empty()) {
+      // NewNodeClaim numbers every NodeClaim it builds (per template per attempt), from 1.
       char host[48];
-      std::snprintf(host, sizeof host, "hostname-placeholder-%04d", hostname_seq_);
+      std::snprintf(host, sizeof host, "hostname-placeholder-%04d", ++hostname_seq_);
       c.hostname = Intern(host);
       c.requirements = t.requirements;
       c.requirements.Add(Requirement::Make(HostnameKey(), ReqOp::In, {c.hostname}));
       CanAddResult r = CanAddToClaim(c, t, pod, ctx_, &err);
       if (r.ok) {
-        ++hostname_seq_;
         AddToClaim(c, t, pod, std::move(r), ctx_);
         ConsumeLimits(limits_, t, catalogue_, c.options);
         int ci = static_cast<int>(claims_.size());
         claims_.push_back(std::move(c));
         claim_order_.push_back(ci);
         BubbleLeft(claim_order_.size() - 1);
-        claim_names_.push_back(t.name + "-" + std::to_string(per_pool_count_[t.name]++));
+        claim_names_.push_back(NextClaimName(t.name));
         if (record) record->candidates.push_back({"nodepool/" + t.name, ""});
         o.kind = PodOutcomeKind::Claim;
         o.claim = ci;

@@ -14,6 +14,11 @@ namespace kplace::karpenter {
 struct ProvisionOptions {
   bool explain_all = false;
   std::set<std::string> explain;  // pod keys whose attempts are recorded
+  // cluster mode: only pods kube-scheduler marked Unschedulable are provisionable (karpenter mode also takes
+  // workload-generated pods, which never met kube-scheduler).
+  bool only_marked_unschedulable = false;
+  // NodeClaim names in use (Nodes and earlier NodeClaims): new ones skip them (`<nodepool>-<n>`, n counting up).
+  std::set<std::string> taken_names;
 };
 
 // Runs one provisioning round over the scenario's pending pods. Topology (spread, pod (anti-)affinity) is not

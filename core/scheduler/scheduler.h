@@ -36,6 +36,9 @@ class Scheduler {
   // Tests pin DefaultPreemption's dry-run start offset (upstream tests override its random source).
   void SetPreemptionOffsetForTesting(std::optional<std::int32_t> offset) { preemption_offset_ = offset; }
   framework::Framework& framework() { return fw_; }
+  // nextStartNodeIndex, carried over when the scheduler is rebuilt for a grown cluster.
+  std::size_t next_start_node_index() const { return next_start_node_index_; }
+  void set_next_start_node_index(std::size_t i) { next_start_node_index_ = i; }
   const framework::CycleState& cycle_state() const { return state_; }
   // The Randomness DefaultPreemption uses for pod in this attempt.
   preemption::Randomness PreemptionRandomness(const framework::PodInfo& pod, int attempt) const;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -20,6 +21,16 @@ struct PodAttempt {
   std::string message;  // FailedScheduling message of a failed attempt
 };
 
+// cluster mode: what Karpenter decided for a pod kube-scheduler left pending, in one round.
+struct KarpenterNomination {
+  int round = 0;       // 1-based cluster round
+  std::string target;  // "nodeclaim/<name>" or "node/<name>"; "" when Karpenter did not place the pod
+  std::string node;    // the Node the target is or became (a NodeClaim's node name); "" when none
+  // Karpenter's own error when it could not place the pod, or why it ignored it / did not consider it.
+  std::string reason;
+  std::vector<std::string> relaxations;  // relaxation steps logged during the final attempt
+};
+
 struct PodResult {
   std::string key;             // namespace/name
   std::string generated_from;  // e.g. "Deployment/web", "" for pods given as Pod items
@@ -33,6 +44,12 @@ struct PodResult {
   std::string preempted_by;                    // set when preemption deleted this pod: the preemptor's key
   std::string preempted_from;                  // the node it was deleted from
   std::vector<CycleExplanation> explanations;  // one per attempt, only for explained pods
+  // cluster mode only:
+  std::vector<KarpenterNomination> karpenter;  // one per round in which Karpenter considered the pod
+  std::string node_claim;                      // the launched NodeClaim whose Node the pod runs on
+  // Non-empty when Karpenter's last nomination differs from where kube-scheduler finally put the pod (or the pod
+  // stayed pending): a one-line explanation.
+  std::string disagreement;
 };
 
 // One successful preemption: the preemptor, the node it was nominated to and the pods deleted there.
@@ -47,9 +64,32 @@ struct Preemption {
 // A kubectl-describe-like event (upstream reasons and messages; "Nominated" records a nominatedNodeName change).
 struct Event {
   std::string type;    // Normal, Warning
-  std::string reason;  // Scheduled, FailedScheduling, Preempted, Nominated
-  std::string pod;     // the involved pod's key
+  std::string reason;  // Scheduled, FailedScheduling, Preempted, Nominated, Launched, Initialized
+  std::string pod;     // the involved pod's key ("" when the object is not a pod)
   std::string message;
+  std::string source;  // the reporting component: "" = default-scheduler, "karpenter"
+  std::string object;  // the involved object when it is not a pod, e.g. "NodeClaim/default-0"
+};
+
+// cluster mode: a NodeClaim Karpenter launched, and the Node it became.
+struct LaunchedNodeClaim {
+  int round = 0;
+  karpenter::ClaimOutcome claim;  // as Karpenter decided it (name, type, zone, capacity type, price, pods)
+  std::string node;               // the Node's name (the NodeClaim's name)
+  // startupTaints the Node registered with; they are removed once it initialises, before kube-scheduler binds.
+  std::vector<Taint> startup_taints;
+  std::vector<std::string> daemon_pods;  // DaemonSet pods created for the Node
+  std::vector<std::string> pods;         // every pod kube-scheduler bound to it, in bind order
+};
+
+// cluster mode: one turn of the loop: kube-scheduler places what it can, the pods it leaves Unschedulable go to
+// Karpenter, Karpenter's NodeClaims launch as Nodes (which the next round's kube-scheduler sees).
+struct ClusterRound {
+  int round = 0;                               // 1-based
+  std::vector<std::string> scheduled;          // pods kube-scheduler bound in this round, in bind order
+  std::vector<std::string> unschedulable;      // pods left pending after it (Karpenter's input)
+  std::optional<karpenter::Result> provision;  // Karpenter's run (absent when nothing was pending)
+  std::vector<std::string> launched;           // NodeClaims launched from it
 };
 
 struct NodeSummary {
@@ -73,11 +113,17 @@ struct SimResult {
   std::vector<Event> events;
   // karpenter mode: Karpenter's decisions (pods placed, NodeClaims, reasons); pods[] then mirrors them.
   std::optional<karpenter::Result> karpenter;
+  // cluster mode with NodePools: the loop's rounds and the NodeClaims launched (round order).
+  std::vector<ClusterRound> rounds;
+  std::vector<LaunchedNodeClaim> node_claims;
+  double hourly_price = 0;  // of the launched NodeClaims
 };
 
 struct RunOptions {
   bool explain_all = false;
   std::set<std::string> explain;  // pod keys to record explanations for
+  // Called now and then with (pods done, pods to do) scheduling attempts; the total can grow (retries, rounds).
+  std::function<void(std::size_t, std::size_t)> progress;
 };
 
 // Throws io::InputError for scenarios that cannot run (missing PriorityClass, unsupported mode, ...).

@@ -1,0 +1,55 @@
+#include "core/sim/launch.h"
+
+#include <cstdio>
+
+namespace kplace::sim {
+
+Node NodeForClaim(const Scenario& sc, const karpenter::ClaimOutcome& claim) {
+  Node n;
+  n.meta.name = claim.name;
+  n.name_symbol = Intern(claim.name);
+  for (const auto& [k, v] : claim.labels) n.meta.labels.Set(Intern(k), Intern(v));
+  auto set_default = [&](const char* key, const std::string& value) {
+    if (!value.empty() && !n.meta.labels.Has(Intern(key))) n.meta.labels.Set(Intern(key), Intern(value));
+  };
+  set_default("karpenter.sh/nodepool", claim.node_pool);
+  set_default("node.kubernetes.io/instance-type", claim.instance_type);
+  set_default("topology.kubernetes.io/zone", claim.zone);
+  set_default("karpenter.sh/capacity-type", claim.capacity_type);
+  set_default("kubernetes.io/os", "linux");
+  // Set by the kubelet and by Karpenter's registration / initialization.
+  n.meta.labels.Set(Intern("kubernetes.io/hostname"), n.name_symbol);
+  n.meta.labels.Set(Intern("karpenter.sh/registered"), Intern("true"));
+  n.meta.labels.Set(Intern("karpenter.sh/initialized"), Intern("true"));
+  n.taints = claim.taints;
+  for (const auto& t : sc.instance_types) {
+    if (t.meta.name != claim.instance_type) continue;
+    n.capacity = t.capacity;
+    n.allocatable = t.capacity;
+    n.allocatable.Add(t.overhead, -1);
+  }
+  return n;
+}
+
+std::string TaintsText(const std::vector<Taint>& taints) {
+  std::string out;
+  for (const auto& t : taints) {
+    if (!out.empty()) out += ", ";
+    out += Text(t.key);
+    if (t.value != kEmptySymbol) out += "=" + Text(t.value);
+    out += ":";
+    out += EffectName(t.effect);
+  }
+  return out;
+}
+
+std::string LaunchMessage(const karpenter::ClaimOutcome& claim) {
+  char price[32];
+  std::snprintf(price, sizeof price, "%.4f", claim.price);
+  std::string msg = "Launched " + claim.instance_type + " (" + claim.capacity_type + ", " + claim.zone + ", $" + price +
+                    "/h) from NodePool " + claim.node_pool + " for " + std::to_string(claim.pods.size()) + " pod";
+  if (claim.pods.size() != 1) msg += "s";
+  return msg;
+}
+
+}  // namespace kplace::sim

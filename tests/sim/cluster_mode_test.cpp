@@ -1,0 +1,284 @@
+// cluster mode: kube-scheduler, then Karpenter for the pods it leaves Unschedulable, NodeClaims launched as Nodes,
+// kube-scheduler again; repeated until Karpenter launches nothing.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "core/io/result_writer.h"
+#include "core/io/scenario_parser.h"
+#include "core/sim/simulation.h"
+
+namespace kplace {
+namespace {
+
+using io::Json;
+
+Json Simulation(const std::string& mode = "cluster") {
+  return {{"apiVersion", "kplace.dev/v1alpha1"},
+          {"kind", "Simulation"},
+          {"metadata", {{"name", "s"}}},
+          {"spec", {{"mode", mode}}}};
+}
+
+Json NodeItem(const std::string& name, const std::string& cpu, Json labels = Json::object()) {
+  labels["kubernetes.io/hostname"] = name;
+  return {{"apiVersion", "v1"},
+          {"kind", "Node"},
+          {"metadata", {{"name", name}, {"labels", labels}}},
+          {"status", {{"allocatable", {{"cpu", cpu}, {"memory", "16Gi"}, {"pods", "110"}}}}}};
+}
+
+Json NodePool(const std::string& name, Json spec_extra = Json::object(), Json pool_extra = Json::object()) {
+  Json tmpl_spec = {{"requirements", Json::array()}};
+  for (auto it = spec_extra.begin(); it != spec_extra.end(); ++it) tmpl_spec[it.key()] = it.value();
+  Json spec = {{"template", {{"spec", tmpl_spec}}}};
+  for (auto it = pool_extra.begin(); it != pool_extra.end(); ++it) spec[it.key()] = it.value();
+  return {{"apiVersion", "karpenter.sh/v1"}, {"kind", "NodePool"}, {"metadata", {{"name", name}}}, {"spec", spec}};
+}
+
+Json InstanceType(const std::string& name, const std::string& cpu, double price,
+                  const std::vector<std::string>& zones = {"zone-a"}) {
+  Json offerings = Json::array();
+  for (const auto& z : zones)
+    offerings.push_back({{"zone", z}, {"capacityType", "on-demand"}, {"price", price}, {"available", true}});
+  return {{"apiVersion", "kplace.dev/v1alpha1"},
+          {"kind", "InstanceType"},
+          {"metadata", {{"name", name}, {"labels", {{"kubernetes.io/arch", "amd64"}}}}},
+          {"spec",
+           {{"capacity", {{"cpu", cpu}, {"memory", "16Gi"}, {"pods", "110"}}},
+            {"overhead", {{"cpu", "100m"}, {"memory", "100Mi"}}},
+            {"offerings", offerings}}}};
+}
+
+Json PodSpec(const std::string& cpu, Json extra = Json::object()) {
+  Json spec = {{"containers", Json::array({{{"name", "c"}, {"resources", {{"requests", {{"cpu", cpu}}}}}}})}};
+  for (auto it = extra.begin(); it != extra.end(); ++it) spec[it.key()] = it.value();
+  return spec;
+}
+
+Json PodItem(const std::string& name, const std::string& cpu, Json extra = Json::object()) {
+  return {{"apiVersion", "v1"},
+          {"kind", "Pod"},
+          {"metadata", {{"name", name}, {"namespace", "default"}, {"labels", {{"app", name}}}}},
+          {"spec", PodSpec(cpu, std::move(extra))}};
+}
+
+Json Workload(const std::string& kind, const std::string& name, const std::string& cpu, int replicas = 0,
+              Json extra = Json::object()) {
+  Json spec = {{"selector", {{"matchLabels", {{"app", name}}}}},
+               {"template", {{"metadata", {{"labels", {{"app", name}}}}}, {"spec", PodSpec(cpu, std::move(extra))}}}};
+  if (kind != "DaemonSet") spec["replicas"] = replicas;
+  return {{"apiVersion", "apps/v1"},
+          {"kind", kind},
+          {"metadata", {{"name", name}, {"namespace", kind == "DaemonSet" ? "kube-system" : "default"}}},
+          {"spec", spec}};
+}
+
+sim::SimResult RunItems(const Json& items, const sim::RunOptions& opts = {}) {
+  return sim::Run(io::ParseScenarioJson(Json{{"kind", "List"}, {"items", items}}), opts);
+}
+
+const sim::PodResult& PodOf(const sim::SimResult& r, const std::string& key) {
+  for (const auto& p : r.pods)
+    if (p.key == key) return p;
+  ADD_FAILURE() << "no pod " << key;
+  static sim::PodResult none;
+  return none;
+}
+
+TEST(ClusterMode, PendingPodsGetANodeClaimThatKubeSchedulerThenBinds) {
+  Json items =
+      Json::array({Simulation(), NodeItem("node-a", "2"), NodePool("default"), InstanceType("small", "2", 0.05),
+                   InstanceType("large", "4", 0.1), Workload("Deployment", "web", "700m", 5)});
+  auto r = RunItems(items);
+  // node-a (2 cpu) takes two pods of 700m; Karpenter packs the other three (2.1 cpu) onto one new claim, which
+  // only "large" fits (2 - 100m overhead is too small).
+  ASSERT_EQ(r.node_claims.size(), 1u);
+  const auto& claim = r.node_claims[0];
+  EXPECT_EQ(claim.node, "default-0");
+  EXPECT_EQ(claim.claim.instance_type, "large");
+  EXPECT_EQ(claim.round, 1);
+  EXPECT_EQ(claim.pods.size(), 3u);
+  EXPECT_DOUBLE_EQ(r.hourly_price, 0.1);
+  int on_node_a = 0, on_claim = 0;
+  for (const auto& p : r.pods) {
+    if (p.node == "node-a") ++on_node_a;
+    if (p.node == "default-0") {
+      ++on_claim;
+      EXPECT_EQ(p.node_claim, "default-0");
+      ASSERT_EQ(p.karpenter.size(), 1u) << p.key;
+      EXPECT_EQ(p.karpenter[0].target, "nodeclaim/default-0");
+      EXPECT_TRUE(p.disagreement.empty()) << p.disagreement;
+    }
+  }
+  EXPECT_EQ(on_node_a, 2);
+  EXPECT_EQ(on_claim, 3);
+  ASSERT_EQ(r.rounds.size(), 2u);
+  EXPECT_EQ(r.rounds[0].scheduled.size(), 2u);
+  EXPECT_EQ(r.rounds[0].unschedulable.size(), 3u);
+  EXPECT_EQ(r.rounds[0].launched, std::vector<std::string>{"default-0"});
+  EXPECT_EQ(r.rounds[1].scheduled.size(), 3u);
+  EXPECT_TRUE(r.rounds[1].unschedulable.empty());
+  // The node is in the final snapshot.
+  bool listed = false;
+  for (const auto& n : r.nodes) listed = listed || n.name == "default-0";
+  EXPECT_TRUE(listed);
+}
+
+TEST(ClusterMode, LaunchedNodeCarriesLabelsTaintsAndDaemonSetPods) {
+  Json pool =
+      NodePool("gpu", {{"taints", Json::array({{{"key", "gpu"}, {"value", "true"}, {"effect", "NoSchedule"}}})},
+                       {"startupTaints", Json::array({{{"key", "agent-not-ready"}, {"effect", "NoSchedule"}}})}});
+  pool["spec"]["template"]["metadata"] = {{"labels", {{"team", "ml"}}}};
+  Json tolerate = {{"tolerations", Json::array({{{"key", "gpu"}, {"operator", "Exists"}}})}};
+  Json items = Json::array({Simulation(), pool, InstanceType("g", "4", 0.5, {"zone-b"}),
+                            Workload("DaemonSet", "agent", "100m", 0, tolerate),
+                            Workload("DaemonSet", "picky", "100m"),  // does not tolerate gpu: not on the node
+                            PodItem("train", "2", tolerate)});
+  auto r = RunItems(items);
+  ASSERT_EQ(r.node_claims.size(), 1u);
+  const auto& l = r.node_claims[0];
+  ASSERT_EQ(l.startup_taints.size(), 1u);
+  EXPECT_EQ(Text(l.startup_taints[0].key), "agent-not-ready");
+  EXPECT_EQ(l.daemon_pods, std::vector<std::string>{"kube-system/agent-gpu-0"});
+  EXPECT_EQ(PodOf(r, "default/train").node, "gpu-0");
+  EXPECT_EQ(PodOf(r, "kube-system/agent-gpu-0").node, "gpu-0");
+  // The Node as the JSON result reports it: the template label, well-known labels and the taint without the
+  // startup taint.
+  Json j = io::ResultToJson(r);
+  const Json& c = j["nodeClaims"][0];
+  EXPECT_EQ(c["labels"]["team"], "ml");
+  EXPECT_EQ(c["labels"]["topology.kubernetes.io/zone"], "zone-b");
+  EXPECT_EQ(c["labels"]["node.kubernetes.io/instance-type"], "g");
+  EXPECT_EQ(c["taints"].size(), 1u);
+  EXPECT_EQ(c["startupTaints"][0]["key"], "agent-not-ready");
+  EXPECT_EQ(j["pods"]["default/train"]["nodeClaim"], "gpu-0");
+  EXPECT_EQ(j["pods"]["default/train"]["instanceType"], "g");
+}
+
+TEST(ClusterMode, LaunchedNodeIsWhatKubeSchedulerFilters) {
+  // The second round's kube-scheduler sees the node's taint: a pod that does not tolerate it stays off it, and
+  // Karpenter's second round (the node now existing, PreferNoSchedule or not) explains why.
+  Json pool = NodePool("tainted", {{"taints", Json::array({{{"key", "t"}, {"effect", "NoSchedule"}}})}});
+  Json tolerate = {{"tolerations", Json::array({{{"key", "t"}, {"operator", "Exists"}}})}};
+  Json items = Json::array(
+      {Simulation(), pool, InstanceType("m", "4", 0.2), PodItem("ok", "1", tolerate), PodItem("plain", "1")});
+  auto r = RunItems(items);
+  EXPECT_EQ(PodOf(r, "default/ok").node, "tainted-0");
+  const auto& plain = PodOf(r, "default/plain");
+  EXPECT_TRUE(plain.node.empty());
+  EXPECT_NE(plain.unschedulable.find("untolerated taint"), std::string::npos) << plain.unschedulable;
+  ASSERT_FALSE(plain.karpenter.empty());
+  EXPECT_TRUE(plain.karpenter.back().target.empty());
+  EXPECT_NE(plain.karpenter.back().reason.find("did not tolerate taint"), std::string::npos)
+      << plain.karpenter.back().reason;
+  EXPECT_TRUE(plain.disagreement.empty());
+  // Karpenter launched one claim, and the loop stopped when it launched nothing more.
+  EXPECT_EQ(r.node_claims.size(), 1u);
+  EXPECT_EQ(r.rounds.size(), 2u);
+  EXPECT_TRUE(r.rounds.back().launched.empty());
+}
+
+TEST(ClusterMode, NodePoolLimitsCountLaunchedNodesInLaterRounds) {
+  // Limit 4 cpu: the first claim (a 4-cpu type) uses all of it, so the second replica (hostname anti-affinity:
+  // never on the first's node) cannot get a claim, neither in round 1 nor once the launched Node exists and
+  // counts against the limit.
+  Json pool = NodePool("default", Json::object(), {{"limits", {{"cpu", "4"}}}});
+  Json anti = {{"affinity",
+                {{"podAntiAffinity",
+                  {{"requiredDuringSchedulingIgnoredDuringExecution",
+                    Json::array({{{"labelSelector", {{"matchLabels", {{"app", "web"}}}}},
+                                  {"topologyKey", "kubernetes.io/hostname"}}})}}}}}};
+  Json items =
+      Json::array({Simulation(), pool, InstanceType("m", "4", 0.2), Workload("Deployment", "web", "1", 2, anti)});
+  auto r = RunItems(items);
+  ASSERT_EQ(r.node_claims.size(), 1u);
+  int bound = 0;
+  std::string pending;
+  for (const auto& p : r.pods) {
+    if (!p.node.empty()) ++bound;
+    if (p.node.empty() && !p.karpenter.empty()) pending = p.karpenter.back().reason;
+  }
+  EXPECT_EQ(bound, 1);
+  EXPECT_NE(pending.find("exceed limits for nodepool"), std::string::npos) << pending;
+}
+
+TEST(ClusterMode, DisagreementsAreReportedWhenKubeSchedulerBindsElsewhere) {
+  // Karpenter's queue is cpu-descending: big-a opens default-0, big-b default-1 (3 cpu each, 4-cpu types), and
+  // "small" joins the claim with the fewest pods first, default-0. kube-scheduler's queue is priority first:
+  // "small" (priority 10) is bound before the big pods, onto an empty node chosen by score and tie-break, so the
+  // big pods land by LeastAllocated: at least one pod ends up where Karpenter did not intend.
+  Json items = Json::array({Simulation(), NodePool("default"), InstanceType("m", "4", 0.2), PodItem("big-a", "3"),
+                            PodItem("big-b", "3"), PodItem("small", "500m", {{"priority", 10}})});
+  auto r = RunItems(items);
+  ASSERT_EQ(r.node_claims.size(), 2u);
+  int disagreements = 0;
+  for (const auto& p : r.pods) {
+    ASSERT_EQ(p.karpenter.size(), 1u) << p.key;
+    const bool differs = p.karpenter[0].node != p.node;
+    EXPECT_EQ(differs, !p.disagreement.empty()) << p.key;
+    if (differs) {
+      ++disagreements;
+      EXPECT_NE(p.disagreement.find("kube-scheduler bound it to " + p.node), std::string::npos) << p.disagreement;
+    }
+  }
+  EXPECT_GE(disagreements, 1);
+  Json j = io::ResultToJson(r);
+  EXPECT_EQ(j["disagreements"].size(), static_cast<std::size_t>(disagreements));
+}
+
+TEST(ClusterMode, WithoutNodePoolsItIsKubeSchedulerAlone) {
+  Json items = Json::array({Simulation(), NodeItem("node-a", "1"), PodItem("a", "600m"), PodItem("b", "600m")});
+  Json sched = items;
+  sched[0] = Simulation("scheduler");
+  auto cluster = io::ResultToJson(RunItems(items));
+  auto scheduler = io::ResultToJson(RunItems(sched));
+  EXPECT_EQ(io::Dump(cluster), io::Dump(scheduler));
+  EXPECT_FALSE(cluster.contains("rounds"));
+}
+
+TEST(ClusterMode, ExplanationHasKarpenterRoundsAndIsDeterministic) {
+  Json items = Json::array({Simulation(), NodeItem("node-a", "1"), NodePool("default"), InstanceType("m", "4", 0.2),
+                            PodItem("a", "600m"), PodItem("b", "600m")});
+  sim::RunOptions opts;
+  opts.explain_all = true;
+  auto r = RunItems(items, opts);
+  const auto& b = PodOf(r, "default/b");
+  EXPECT_EQ(b.node, "default-0");
+  Json ex = io::ClusterExplanationToJson(r, b);
+  ASSERT_EQ(ex["karpenter"].size(), 1u);
+  EXPECT_EQ(ex["karpenter"][0]["round"], 1);
+  EXPECT_EQ(ex["karpenter"][0]["nodeClaim"], "default-0");
+  const Json& cands = ex["karpenter"][0]["attempts"][0]["tries"][0]["candidates"];
+  ASSERT_EQ(cands.size(), 2u);
+  EXPECT_EQ(cands[0]["target"], "node/node-a");
+  EXPECT_EQ(cands[0]["fit"], false);
+  EXPECT_EQ(cands[1]["target"], "nodepool/default");
+  EXPECT_EQ(io::Dump(io::ResultToJson(r)), io::Dump(io::ResultToJson(RunItems(items, opts))));
+}
+
+TEST(ClusterMode, NodeClaimNamesSkipExistingNodes) {
+  Json items = Json::array(
+      {Simulation(), NodeItem("default-0", "1"), NodePool("default"), InstanceType("m", "4", 0.2), PodItem("a", "2")});
+  auto r = RunItems(items);
+  ASSERT_EQ(r.node_claims.size(), 1u);
+  EXPECT_EQ(r.node_claims[0].node, "default-1");
+  EXPECT_EQ(PodOf(r, "default/a").node, "default-1");
+}
+
+TEST(ClusterMode, PreemptionNominatedPodsAreLeftToKubeScheduler) {
+  // "high" preempts "low" on node-a; nominated, it is not Karpenter's to provision. "low" (deleted) is gone.
+  Json items = Json::array({Simulation(), NodeItem("node-a", "1"), NodePool("default"), InstanceType("m", "4", 0.2),
+                            PodItem("high", "800m", {{"priority", 100}})});
+  Json low = PodItem("low", "800m");
+  low["spec"]["nodeName"] = "node-a";
+  items.push_back(low);
+  auto r = RunItems(items);
+  EXPECT_EQ(PodOf(r, "default/high").node, "node-a");
+  EXPECT_EQ(PodOf(r, "default/low").preempted_by, "default/high");
+  EXPECT_TRUE(r.node_claims.empty());
+  ASSERT_EQ(r.rounds.size(), 1u);
+}
+
+}  // namespace
+}  // namespace kplace
