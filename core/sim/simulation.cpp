@@ -389,11 +389,15 @@ bool Runner::Provision(ClusterRound& round) {
         nom.reason = o.reason;
         break;
     }
-    // Karpenter's events on the pod (provisioner.go / scheduler.go): Nominated, or FailedScheduling.
-    if (!nom.target.empty())
-      result_.events.push_back(
-          {"Normal", "Nominated", o.key, "Pod should schedule on: " + nom.target, "karpenter", ""});
-    else if (o.kind == karpenter::PodOutcomeKind::Unschedulable)
+    // Karpenter's events on the pod (events.NominatePodEvent, PodFailedToScheduleEvent): a Node it launched
+    // earlier is named with its NodeClaim.
+    if (!nom.target.empty()) {
+      std::string where = nom.target;
+      if (o.kind == karpenter::PodOutcomeKind::Node)
+        for (const auto& l : result_.node_claims)
+          if (l.node == nom.node) where = "nodeclaim/" + l.claim.name + ", " + where;
+      result_.events.push_back({"Normal", "Nominated", o.key, "Pod should schedule on: " + where, "karpenter", ""});
+    } else if (o.kind == karpenter::PodOutcomeKind::Unschedulable)
       result_.events.push_back(
           {"Warning", "FailedScheduling", o.key, "Failed to schedule pod, " + o.reason, "karpenter", ""});
     pods_[idx].karpenter.push_back(std::move(nom));
