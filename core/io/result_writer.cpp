@@ -104,7 +104,8 @@ void AddClusterLoop(const sim::SimResult& result, Json& out) {
   out["rounds"] = std::move(rounds);
   Json disagreements = Json::array();
   for (const auto& p : result.pods)
-    if (!p.disagreement.empty()) disagreements.push_back({{"pod", p.key}, {"message", p.disagreement}});
+    if (!p.disagreement.empty())
+      disagreements.push_back({{"pod", p.key}, {"message", p.disagreement}, {"interchangeable", p.interchangeable}});
   out["disagreements"] = std::move(disagreements);
   out["cost"] = {{"hourly", result.hourly_price}, {"monthly", result.hourly_price * 730}};
 }

@@ -460,12 +460,18 @@ void Runner::Finish() {
     auto it = launched.find(n.name);
     if (it != launched.end()) it->second->pods = n.pods;
   }
+  // Pods of one workload are interchangeable: kube-scheduler putting replica 3 where Karpenter meant replica 1
+  // changes nothing when every node still gets as many of that workload's pods as Karpenter planned. Counted over
+  // the pods Karpenter nominated, per (node, workload).
+  auto shape = [](const PodResult& r) { return r.generated_from.empty() ? "Pod/" + r.key : r.generated_from; };
+  std::map<std::pair<std::string, std::string>, int> planned, got;
   for (auto& r : pods_) {
-    if (r.node.empty() || !launched.count(r.node)) {
-      if (r.karpenter.empty()) continue;
-    } else {
-      r.node_claim = r.node;
-    }
+    if (!r.node.empty() && launched.count(r.node)) r.node_claim = r.node;
+    if (r.karpenter.empty() || r.karpenter.back().target.empty()) continue;
+    ++planned[{r.karpenter.back().node, shape(r)}];
+    if (!r.node.empty()) ++got[{r.node, shape(r)}];
+  }
+  for (auto& r : pods_) {
     if (r.karpenter.empty()) continue;
     // The last nomination is what Karpenter expected kube-scheduler to do.
     const KarpenterNomination& last = r.karpenter.back();
@@ -477,6 +483,11 @@ void Runner::Finish() {
       r.disagreement = what + "it was preempted by " + r.preempted_by;
     else
       r.disagreement = what + "kube-scheduler left it pending: " + r.unschedulable;
+    const std::string w = shape(r);
+    r.interchangeable = !r.node.empty() && !r.generated_from.empty() &&
+                        planned[{last.node, w}] == got[{last.node, w}] && planned[{r.node, w}] == got[{r.node, w}];
+    if (r.interchangeable)
+      r.disagreement += " (interchangeable: every node got as many " + w + " pods as Karpenter planned)";
   }
   result_.nominations.assign(nominations_.begin(), nominations_.end());
   result_.pods = std::move(pods_);

@@ -50,6 +50,8 @@ struct PodResult {
   // Non-empty when Karpenter's last nomination differs from where kube-scheduler finally put the pod (or the pod
   // stayed pending): a one-line explanation.
   std::string disagreement;
+  // The disagreement only swapped pods of one workload: every node holds as many of them as Karpenter planned.
+  bool interchangeable = false;
 };
 
 // One successful preemption: the preemptor, the node it was nominated to and the pods deleted there.

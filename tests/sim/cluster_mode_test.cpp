@@ -227,6 +227,23 @@ TEST(ClusterMode, DisagreementsAreReportedWhenKubeSchedulerBindsElsewhere) {
   EXPECT_EQ(j["disagreements"].size(), static_cast<std::size_t>(disagreements));
 }
 
+TEST(ClusterMode, SwappedReplicasOfOneWorkloadAreInterchangeable) {
+  // As above with the big pods as two replicas of one Deployment: whichever node "small" lands on, a replica that
+  // kube-scheduler binds elsewhere only trades places with its twin; "small" (its own pod) never does.
+  Json items = Json::array({Simulation(), NodePool("default"), InstanceType("m", "4", 0.2),
+                            Workload("Deployment", "big", "3", 2), PodItem("small", "500m", {{"priority", 10}})});
+  auto r = RunItems(items);
+  ASSERT_EQ(r.node_claims.size(), 2u);
+  int disagreements = 0;
+  for (const auto& p : r.pods) {
+    if (p.disagreement.empty()) continue;
+    ++disagreements;
+    EXPECT_EQ(p.interchangeable, p.key != "default/small") << p.key << ": " << p.disagreement;
+    EXPECT_EQ(p.disagreement.find("interchangeable") != std::string::npos, p.interchangeable) << p.disagreement;
+  }
+  EXPECT_GE(disagreements, 1);
+}
+
 TEST(ClusterMode, WithoutNodePoolsItIsKubeSchedulerAlone) {
   Json items = Json::array({Simulation(), NodeItem("node-a", "1"), PodItem("a", "600m"), PodItem("b", "600m")});
   Json sched = items;
