@@ -1,5 +1,7 @@
 #include "core/io/result_writer.h"
 
+#include <cmath>
+
 #include "core/karpenter/resources.h"
 
 namespace kplace::io {
@@ -70,6 +72,12 @@ Json KarpenterToJson(const karpenter::Result& k) {
   return claims;
 }
 
+// Prices in dollars rounded to 1/10000 (a sum of prices, or x 730, would otherwise print binary noise such as
+// 124.10000000000001).
+double Dollars(double v) { return std::round(v * 10000) / 10000; }
+
+Json CostJson(double hourly) { return {{"hourly", Dollars(hourly)}, {"monthly", Dollars(hourly * 730)}}; }
+
 Json NominationJson(const sim::KarpenterNomination& n) {
   Json j = {{"round", n.round}};
   if (!n.target.empty())
@@ -107,7 +115,7 @@ void AddClusterLoop(const sim::SimResult& result, Json& out) {
     if (!p.disagreement.empty())
       disagreements.push_back({{"pod", p.key}, {"message", p.disagreement}, {"interchangeable", p.interchangeable}});
   out["disagreements"] = std::move(disagreements);
-  out["cost"] = {{"hourly", result.hourly_price}, {"monthly", result.hourly_price * 730}};
+  out["cost"] = CostJson(result.hourly_price);
 }
 
 }  // namespace
@@ -123,7 +131,7 @@ Json ResultToJson(const sim::SimResult& result) {
     Json out = Json::object();
     out["pods"] = std::move(pods);
     out["nodeClaims"] = KarpenterToJson(k);
-    out["cost"] = {{"hourly", k.hourly_price}, {"monthly", k.hourly_price * 730}};
+    out["cost"] = CostJson(k.hourly_price);
     if (!k.events.empty()) out["events"] = k.events;
     if (!result.warnings.empty()) out["warnings"] = result.warnings;
     return out;

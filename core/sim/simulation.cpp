@@ -417,6 +417,9 @@ bool Runner::Provision(ClusterRound& round) {
       if (np.meta.name == claim.node_pool) pool = &np;
     if (pool) l.startup_taints = pool->startup_taints;
     sc_.nodes.push_back(NodeForClaim(sc_, claim));
+    // The result reports the labels the Node registered with (the claim's plus kubelet's and Karpenter's).
+    l.claim.labels.clear();
+    for (auto [k, v] : sc_.nodes.back().meta.labels.entries()) l.claim.labels[Text(k)] = Text(v);
     round.launched.push_back(claim.name);
     result_.hourly_price += claim.price;
     result_.events.push_back({"Normal", "Launched", "", LaunchMessage(claim), "karpenter", "NodeClaim/" + claim.name});
