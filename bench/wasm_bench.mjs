@@ -1,6 +1,7 @@
 // The native benchmarks' scenarios run through the WebAssembly core under node (what the page and its worker run).
 // Reports milliseconds and pods/s per scenario; figures, not thresholds.
-//   node bench/wasm_bench.mjs        (after `cmake --build --preset wasm`; scripts/bench.sh runs it when built)
+//   node bench/wasm_bench.mjs [FILTER]   (after `cmake --build --preset wasm`; scripts/bench.sh runs it when built;
+//                                         FILTER: run only the cases whose name contains it)
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -63,6 +64,74 @@ function preemption(numNodes, initPods, highPods, measurePods) {
   return { apiVersion: 'v1', kind: 'List', items };
 }
 
+// Same shape as bench/karpenter_bench.cpp JsonScenario (upstream's Karpenter scheduling benchmark): 400 instance
+// types, one NodePool with huge limits, diverse pods in fifths; the same LCG draws the same requests.
+function karpenterScenario(count) {
+  let state = 42;
+  const next = (n) => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return (state >>> 16) % n;
+  };
+  const cpus = [100, 250, 500, 1000, 1500];
+  const mems = [100, 256, 512, 1024, 2048, 4096];
+  const values = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+  const zoneKey = 'topology.kubernetes.io/zone';
+  const hostKey = 'kubernetes.io/hostname';
+  const items = [
+    { apiVersion: 'kplace.dev/v1alpha1', kind: 'Simulation', metadata: { name: 'bench-karpenter' }, spec: { mode: 'karpenter' } },
+    { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'default' },
+      spec: { limits: { cpu: '10000000', memory: '10000000Gi' }, template: { spec: { requirements: [] } } } },
+  ];
+  const offerings = [['test-zone-1', 'spot'], ['test-zone-2', 'spot'], ['test-zone-1', 'on-demand'],
+                     ['test-zone-2', 'on-demand'], ['test-zone-3', 'on-demand']];
+  for (let i = 0; i < 400; ++i) {
+    const cpu = i + 1;
+    const memory = 2 * cpu * 2 ** 30;
+    const large = cpu > 4 && memory > 8 * 2 ** 30;
+    const labels = { 'kubernetes.io/arch': 'amd64', size: large ? 'large' : 'small', integer: String(cpu) };
+    const requirements = [{ key: 'kubernetes.io/os', operator: 'In', values: ['darwin', 'linux', 'windows'] }];
+    if (large) labels.special = 'optional';
+    else requirements.push({ key: 'special', operator: 'DoesNotExist' });
+    const price = 0.1 * cpu + 0.1 * memory / 1e9;
+    items.push({ apiVersion: 'kplace.dev/v1alpha1', kind: 'InstanceType', metadata: { name: `fake-it-${i}`, labels },
+                 spec: { capacity: { cpu: String(cpu), memory: `${2 * cpu}Gi`, pods: String(10 * cpu) },
+                         overhead: { cpu: '100m', memory: '10Mi' }, requirements,
+                         offerings: offerings.map(([zone, capacityType]) => ({ zone, capacityType, price })) } });
+  }
+  const fifth = Math.floor(count / 5);
+  const kinds = [['generic', fifth], ['zone-spread', fifth], ['host-spread', fifth], ['zone-affinity', fifth],
+                 ['host-anti', fifth], ['generic', count - 5 * fifth]];
+  let n = 0;
+  for (const [kind, num] of kinds) {
+    for (let i = 0; i < num; ++i) {
+      let labelKey = 'my-label', labelValue, selectorValue;
+      if (kind === 'generic') labelValue = values[next(7)];
+      else if (kind === 'zone-spread' || kind === 'host-spread') { labelValue = values[next(7)]; selectorValue = values[next(7)]; }
+      else if (kind === 'zone-affinity') { labelKey = 'my-affininity'; labelValue = values[next(7)]; }
+      else { labelKey = 'app'; labelValue = 'nginx'; }
+      const cpu = cpus[next(5)];
+      const mem = mems[next(6)];
+      const spec = { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10',
+                                    resources: { requests: { cpu: `${cpu}m`, memory: `${mem}Mi` } } }] };
+      if (kind === 'zone-spread' || kind === 'host-spread') {
+        spec.topologySpreadConstraints = [{ maxSkew: 1, topologyKey: kind === 'zone-spread' ? zoneKey : hostKey,
+                                            whenUnsatisfiable: 'DoNotSchedule',
+                                            labelSelector: { matchLabels: { 'my-label': selectorValue } } }];
+      } else if (kind === 'zone-affinity' || kind === 'host-anti') {
+        const term = { labelSelector: { matchLabels: { [labelKey]: labelValue } },
+                       topologyKey: kind === 'zone-affinity' ? zoneKey : hostKey };
+        spec.affinity = { [kind === 'zone-affinity' ? 'podAffinity' : 'podAntiAffinity']:
+                            { requiredDuringSchedulingIgnoredDuringExecution: [term] } };
+      }
+      items.push({ apiVersion: 'v1', kind: 'Pod',
+                   metadata: { name: `pod-${String(n++).padStart(5, '0')}`, namespace: 'default', labels: { [labelKey]: labelValue } },
+                   spec,
+                   status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] } });
+    }
+  }
+  return { apiVersion: 'v1', kind: 'List', items };
+}
+
 const require = createRequire(import.meta.url);
 const createKplaceCore = require(path.join(siteDir, 'kplace-core.js'));
 const mod = await createKplaceCore({ wasmBinary: readFileSync(path.join(siteDir, 'kplace-core.wasm')) });
@@ -85,19 +154,25 @@ function run(text) {
 }
 
 const cases = [
-  ['BM_Schedule/500/1000', cluster(500, 1000), 1000],
-  ['BM_Schedule/5000/10000', cluster(5000, 10000), 10000],
-  ['BM_PreemptionAsync/500/2000/10/500', preemption(500, 2000, 10, 500), 510],
-  ['BM_PreemptionAsync/5000/20000/100/5000', preemption(5000, 20000, 100, 5000), 5100],
+  ['BM_Schedule/500/1000', () => cluster(500, 1000), 1000],
+  ['BM_Schedule/5000/10000', () => cluster(5000, 10000), 10000],
+  ['BM_PreemptionAsync/500/2000/10/500', () => preemption(500, 2000, 10, 500), 510],
+  ['BM_PreemptionAsync/5000/20000/100/5000', () => preemption(5000, 20000, 100, 5000), 5100],
+  ['BM_KarpenterProvisionJson/1000', () => karpenterScenario(1000), 1000],
+  ['BM_KarpenterProvisionJson/5000', () => karpenterScenario(5000), 5000],
 ];
 console.log(`kplace ${mod.ccall('kplace_version', 'string', [], [])} (wasm, node ${process.version})`);
-for (const [name, scenario, pods] of cases) {
-  const text = JSON.stringify(scenario);
+const filter = process.argv[2] || '';
+for (const [name, make, pods] of cases) {
+  if (!name.includes(filter)) continue;
+  const text = JSON.stringify(make());
   const start = performance.now();
   const out = run(text);
   const ms = performance.now() - start;
   if (out.status !== 'success') throw new Error(`${name}: ${JSON.stringify(out.errors)}`);
-  const placed = Object.values(out.result.pods).filter((p) => p.node).length;
+  const placed = Object.values(out.result.pods).filter((p) => p.node || p.nodeClaim).length;
+  const claims = out.result.nodeClaims ? out.result.nodeClaims.length : 0;
+  if (name.startsWith('BM_Karpenter') && placed !== pods) throw new Error(`${name}: scheduled ${placed} of ${pods} pods`);
   console.log(`${name.padEnd(42)} ${ms.toFixed(0).padStart(7)} ms   ${(pods / (ms / 1000)).toFixed(0).padStart(6)} pods/s` +
-              `   placed=${placed} preempted=${out.result.preempted.length}`);
+              `   placed=${placed} preempted=${(out.result.preempted || []).length} nodeclaims=${claims}`);
 }

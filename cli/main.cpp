@@ -1,6 +1,7 @@
 // kplace: place pods as kube-scheduler would.
-//   kplace run [--format text|json] [--explain NS/POD] FILE   (FILE "-" = stdin)
+//   kplace run [--format text|json] [--explain NS/POD] [--instance-types KWOK_FILE] FILE   (FILE "-" = stdin)
 //   kplace validate FILE
+//   kplace convert kwok KWOK_FILE   (Karpenter kwok instance_types.json -> kplace InstanceType items)
 // Exit codes: 0 success, 2 bad input or usage.
 #include <cstdio>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "cli/render_text.h"
+#include "core/io/kwok_instance_types.h"
 #include "core/io/result_writer.h"
 #include "core/io/scenario_parser.h"
 #include "core/sim/simulation.h"
@@ -19,10 +21,13 @@ namespace {
 
 constexpr const char* kUsage =
     "usage:\n"
-    "  kplace run [--format text|json] [--explain NAMESPACE/POD] FILE\n"
+    "  kplace run [--format text|json] [--explain NAMESPACE/POD] [--instance-types KWOK_FILE] FILE\n"
     "  kplace validate FILE\n"
+    "  kplace convert kwok KWOK_FILE\n"
     "  kplace version\n"
-    "FILE is a scenario (a Kubernetes List in JSON); \"-\" reads standard input.\n";
+    "FILE is a scenario (a Kubernetes List in JSON); \"-\" reads standard input.\n"
+    "KWOK_FILE is a Karpenter kwok provider instance_types.json: --instance-types adds its types to the scenario's\n"
+    "InstanceTypes; convert kwok prints them as InstanceType items.\n";
 
 int Usage(const std::string& error) {
   std::cerr << "kplace: " << error << "\n" << kUsage;
@@ -45,6 +50,47 @@ bool ReadInput(const std::string& path, std::string& out, std::string& error) {
   return true;
 }
 
+// Appends the kwok file's instance types; false (after printing the error) on bad input or a name clash.
+bool AddInstanceTypes(kplace::Scenario& scenario, const std::string& path, const std::string& text) {
+  std::vector<kplace::InstanceType> types;
+  try {
+    types = kplace::io::ParseKwokInstanceTypes(text);
+  } catch (const kplace::io::InputError& e) {
+    std::cerr << "kplace: " << path << ": " << e.what() << "\n";
+    return false;
+  }
+  for (std::size_t i = 0; i < types.size(); ++i)
+    for (const auto& existing : scenario.instance_types)
+      if (existing.meta.name == types[i].meta.name) {
+        std::cerr << "kplace: " << path << ": [" << i << "] (" << types[i].meta.name
+                  << "): the scenario already has InstanceType " << types[i].meta.name << "\n";
+        return false;
+      }
+  for (auto& t : types) scenario.instance_types.push_back(std::move(t));
+  return true;
+}
+
+// kplace convert kwok FILE
+int Convert(const std::vector<std::string>& args) {
+  if (args.size() < 2) return Usage("convert needs a format (kwok)");
+  if (args[1] != "kwok") return Usage("convert: unknown format \"" + args[1] + "\" (kwok)");
+  if (args.size() < 3) return Usage("missing FILE");
+  if (args.size() > 3) return Usage("more than one FILE");
+  std::string text, error;
+  if (!ReadInput(args[2], text, error)) {
+    std::cerr << "kplace: " << error << "\n";
+    return 2;
+  }
+  try {
+    std::cout << kplace::io::KwokInstanceTypesToItems(text);
+  } catch (const kplace::io::InputError& e) {
+    std::cerr << "kplace: " << args[2] << ": " << e.what() << "\n";
+    return 2;
+  }
+  std::cout.flush();
+  return std::cout ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -59,9 +105,10 @@ int main(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
+  if (cmd == "convert") return Convert(args);
   if (cmd != "run" && cmd != "validate") return Usage("unknown command \"" + cmd + "\"");
 
-  std::string format = "text", explain, file;
+  std::string format = "text", explain, file, instance_types_file;
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](const char* flag) -> std::string {
@@ -77,6 +124,9 @@ int main(int argc, char** argv) {
       } else if (cmd == "run" && (a == "--explain" || a.rfind("--explain=", 0) == 0)) {
         explain = value("--explain");
         if (explain.find('/') == std::string::npos) return Usage("--explain takes NAMESPACE/POD");
+      } else if (cmd == "run" && (a == "--instance-types" || a.rfind("--instance-types=", 0) == 0)) {
+        instance_types_file = value("--instance-types");
+        if (instance_types_file.empty()) return Usage("--instance-types needs a file");
       } else if (a.size() > 1 && a[0] == '-') {
         return Usage("unknown flag " + a);
       } else if (file.empty()) {
@@ -90,13 +140,17 @@ int main(int argc, char** argv) {
   }
   if (file.empty()) return Usage("missing FILE");
 
-  std::string text, error;
-  if (!ReadInput(file, text, error)) {
+  std::string text, error, kwok_text;
+  if (!ReadInput(file, text, error) ||
+      (!instance_types_file.empty() && !ReadInput(instance_types_file, kwok_text, error))) {
     std::cerr << "kplace: " << error << "\n";
     return 2;
   }
   try {
     kplace::Scenario scenario = kplace::io::ParseScenario(text);
+    if (!instance_types_file.empty()) {
+      if (!AddInstanceTypes(scenario, instance_types_file, kwok_text)) return 2;
+    }
     if (cmd == "validate") {
       for (const auto& w : scenario.warnings) std::cerr << "warning: " << w << "\n";
       std::cout << file << ": valid (" << scenario.nodes.size() << " nodes, " << scenario.pods.size() << " pods)\n";

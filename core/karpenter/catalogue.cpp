@@ -6,8 +6,6 @@
 #include "core/karpenter/resources.h"
 
 namespace kplace::karpenter {
-namespace {
-
 Symbol ZoneKey() {
   static const Symbol k = Intern("topology.kubernetes.io/zone");
   return k;
@@ -16,14 +14,6 @@ Symbol CapacityTypeKey() {
   static const Symbol k = Intern("karpenter.sh/capacity-type");
   return k;
 }
-
-bool OfferingCompatible(const Offer& o, const Requirements& reqs) {
-  if (const Requirement* z = reqs.Find(ZoneKey()); z && !z->Has(o.zone)) return false;
-  if (const Requirement* c = reqs.Find(CapacityTypeKey()); c && !c->Has(o.capacity_type)) return false;
-  return true;
-}
-
-}  // namespace
 
 std::vector<KType> BuildCatalogue(const std::vector<InstanceType>& types) {
   static const Symbol kInstanceType = Intern("node.kubernetes.io/instance-type");
@@ -57,15 +47,26 @@ std::vector<KType> BuildCatalogue(const std::vector<InstanceType>& types) {
 }
 
 const Offer* FirstCompatibleOffering(const KType& t, const Requirements& reqs) {
+  return FirstCompatibleOffering(t, reqs.Find(ZoneKey()), reqs.Find(CapacityTypeKey()));
+}
+
+const Offer* FirstCompatibleOffering(const KType& t, const Requirement* zone, const Requirement* capacity_type) {
   for (const auto& o : t.offerings)
-    if (o.available && OfferingCompatible(o, reqs)) return &o;
+    if (o.available && (!zone || zone->Has(o.zone)) && (!capacity_type || capacity_type->Has(o.capacity_type)))
+      return &o;
   return nullptr;
 }
 
 const Offer* CheapestOffering(const KType& t, const Requirements& reqs) {
+  return CheapestOffering(t, reqs.Find(ZoneKey()), reqs.Find(CapacityTypeKey()));
+}
+
+const Offer* CheapestOffering(const KType& t, const Requirement* zone, const Requirement* capacity_type) {
   const Offer* best = nullptr;
   for (const auto& o : t.offerings)
-    if (o.available && OfferingCompatible(o, reqs) && (!best || o.price < best->price)) best = &o;
+    if (o.available && (!zone || zone->Has(o.zone)) && (!capacity_type || capacity_type->Has(o.capacity_type)) &&
+        (!best || o.price < best->price))
+      best = &o;
   return best;
 }
 

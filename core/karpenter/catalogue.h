@@ -33,8 +33,13 @@ std::vector<KType> BuildCatalogue(const std::vector<InstanceType>& types);
 
 // The first available offering compatible with reqs (zone / capacity type), or null.
 const Offer* FirstCompatibleOffering(const KType& t, const Requirements& reqs);
+// The same with reqs' zone and capacity-type requirements looked up once (null: reqs has none).
+const Offer* FirstCompatibleOffering(const KType& t, const Requirement* zone, const Requirement* capacity_type);
+Symbol ZoneKey();
+Symbol CapacityTypeKey();
 // The cheapest available compatible offering (ties: first), or null.
 const Offer* CheapestOffering(const KType& t, const Requirements& reqs);
+const Offer* CheapestOffering(const KType& t, const Requirement* zone, const Requirement* capacity_type);
 
 // SatisfiesMinValues: "" when satisfied, else the unmet keys as "[k1 k2]" (sorted).
 std::string UnmetMinValues(const std::vector<const KType*>& types, const Requirements& reqs);

@@ -6,9 +6,17 @@
 namespace kplace::karpenter {
 namespace {
 
-double CheapestPrice(const KType& t, const Requirements& reqs) {
-  const Offer* o = CheapestOffering(t, reqs);
+double CheapestPrice(const KType& t, const Requirement* zone, const Requirement* capacity_type) {
+  const Offer* o = CheapestOffering(t, zone, capacity_type);
   return o ? o->price : std::numeric_limits<double>::infinity();
+}
+
+// The smallest value in text order (SortedValues().front() without sorting them all).
+const std::string& FirstValue(const Requirement& r) {
+  const std::string* best = &Text(r.values.front());
+  for (Symbol v : r.values)
+    if (Text(v) < *best) best = &Text(v);
+  return *best;
 }
 
 bool Restricted(Symbol key) {
@@ -31,6 +39,8 @@ void FinalizeClaims(const Scenario& sc, const std::vector<KType>& catalogue, con
   static const Symbol kInstanceType = Intern("node.kubernetes.io/instance-type");
   static const Symbol kZone = Intern("topology.kubernetes.io/zone");
   static const Symbol kCapacityType = Intern("karpenter.sh/capacity-type");
+  static const Symbol kRegistered = Intern("karpenter.sh/registered");
+  static const Symbol kInitialized = Intern("karpenter.sh/initialized");
   const KeySet well_known = WellKnownKeys(sc.instance_types);
   std::vector<int> result_index(claims.size(), -1);
   for (std::size_t ci = 0; ci < claims.size(); ++ci) {
@@ -40,9 +50,12 @@ void FinalizeClaims(const Scenario& sc, const std::vector<KType>& catalogue, con
     Resource requests = c.requests;
     requests.Add(MinDaemonOverhead(c, t));
     // OrderByPrice: cheapest available compatible offering; ties by catalogue order.
+    const Requirement* zone_req = c.requirements.Find(kZone);
+    const Requirement* ct_req = c.requirements.Find(kCapacityType);
     std::vector<std::pair<double, int>> priced;
+    priced.reserve(c.options.size());
     for (int idx : c.options)
-      priced.emplace_back(CheapestPrice(catalogue[static_cast<std::size_t>(idx)], c.requirements), idx);
+      priced.emplace_back(CheapestPrice(catalogue[static_cast<std::size_t>(idx)], zone_req, ct_req), idx);
     std::sort(priced.begin(), priced.end());
     if (priced.size() > kMaxInstanceTypes) priced.resize(kMaxInstanceTypes);
     std::vector<const KType*> kept;
@@ -72,15 +85,15 @@ void FinalizeClaims(const Scenario& sc, const std::vector<KType>& catalogue, con
       out.options.push_back({Text(k.name), price});
       type_names.push_back(k.name);
       for (const auto& o : k.offerings) {
-        if (!o.available) continue;
-        if (const Requirement* z = c.requirements.Find(kZone); z && !z->Has(o.zone)) continue;
-        if (const Requirement* ct = c.requirements.Find(kCapacityType); ct && !ct->Has(o.capacity_type)) continue;
+        if (!o.available || std::find(cts.begin(), cts.end(), o.capacity_type) != cts.end()) continue;
+        if (zone_req && !zone_req->Has(o.zone)) continue;
+        if (ct_req && !ct_req->Has(o.capacity_type)) continue;
         cts.push_back(o.capacity_type);
       }
     }
     // The launch: the cheapest option and its cheapest offering (first among equal prices).
     const KType& launch = *kept.front();
-    const Offer* offer = CheapestOffering(launch, c.requirements);
+    const Offer* offer = CheapestOffering(launch, zone_req, ct_req);
     out.instance_type = Text(launch.name);
     if (offer) {
       out.zone = Text(offer->zone);
@@ -91,8 +104,8 @@ void FinalizeClaims(const Scenario& sc, const std::vector<KType>& catalogue, con
     // The NodeClaim's requirements: scheduling requirements without the internal keys, the option list and the
     // capacity types its options offer.
     Requirements final_reqs = c.requirements;
-    final_reqs.Remove(Intern("karpenter.sh/registered"));
-    final_reqs.Remove(Intern("karpenter.sh/initialized"));
+    final_reqs.Remove(kRegistered);
+    final_reqs.Remove(kInitialized);
     final_reqs.Add(Requirement::Make(kInstanceType, ReqOp::In, type_names));
     final_reqs.Add(Requirement::Make(kCapacityType, ReqOp::In, cts));
     for (const auto& r : final_reqs.items()) out.requirements.push_back(r.String());
@@ -109,7 +122,7 @@ void FinalizeClaims(const Scenario& sc, const std::vector<KType>& catalogue, con
       const bool known = KeySetHas(well_known, r.key);
       switch (r.Operator()) {
         case ReqOp::In:
-          if (!known || r.values.size() == 1) out.labels[Text(r.key)] = r.SortedValues().front();
+          if (!known || r.values.size() == 1) out.labels[Text(r.key)] = FirstValue(r);
           break;
         case ReqOp::NotIn:
         case ReqOp::Exists:

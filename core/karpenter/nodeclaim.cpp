@@ -81,11 +81,11 @@ CanAddResult CanAddToClaim(const Claim& c, const Template& t, const PodData& pod
   } else if (!IsCompatible(c.requirements, pod.requirements, ctx.well_known)) {
     return out;
   }
-  // The claim's requirements narrowed by the pod's; copied only when the pod adds any (hot path: most pods of a
-  // workload add nothing, and most in-flight claims reject them).
+  // The claim's requirements narrowed by the pod's; copied only when the pod narrows them (hot path: most pods of
+  // a workload add nothing, and most in-flight claims reject them).
   Requirements narrowed;
   const Requirements* reqs_ptr = &c.requirements;
-  if (!pod.requirements.empty()) {
+  if (!pod.requirements.empty() && !c.requirements.Implies(pod.requirements)) {
     narrowed = c.requirements;
     narrowed.Add(pod.requirements);
     reqs_ptr = &narrowed;
@@ -94,7 +94,8 @@ CanAddResult CanAddToClaim(const Claim& c, const Template& t, const PodData& pod
   if (ctx.topology && !ctx.topology->empty()) {
     Requirements domains;
     if (!ctx.topology->AddRequirements(pod, t.pool->taints, *reqs_ptr, ctx.well_known, &domains, err)) return out;
-    if (!domains.empty()) {
+    // Domains the requirements already imply change nothing (and a set is always compatible with itself).
+    if (!domains.empty() && !reqs_ptr->Implies(domains)) {
       Requirements merged = *reqs_ptr;
       merged.Add(domains);
       if (err) {
@@ -112,11 +113,28 @@ CanAddResult CanAddToClaim(const Claim& c, const Template& t, const PodData& pod
   }
   // 4. instance types (filterInstanceTypesByRequirements): group-major order, as upstream.
   const Requirements& reqs = *reqs_ptr;
+  // The options meet the claim's requirements and have offerings compatible with them (options_filtered): only the
+  // keys the pod or its topology narrowed need checking again, and the offerings only when zone or capacity type
+  // narrowed. Unchanged requirements: nothing to check.
+  const bool known_compatible = c.options_filtered && reqs_ptr == &c.requirements;
+  const bool incremental = c.options_filtered && !known_compatible;
+  std::vector<const Requirement*> changed;  // incremental: the requirements of reqs that differ from the claim's
+  bool offerings_changed = false;
+  if (incremental) {
+    for (const auto& r : reqs.items()) {
+      const Requirement* before = c.requirements.Find(r.key);
+      if (before && *before == r) continue;
+      changed.push_back(&r);
+      offerings_changed = offerings_changed || r.key == ZoneKey() || r.key == CapacityTypeKey();
+    }
+  }
   Resource total = c.requests;
   total.Add(pod.requests);
   FilterFlags f;
   std::vector<int> remaining;
   const auto& cat = *ctx.catalogue;
+  const Requirement* zone = known_compatible ? nullptr : reqs.Find(ZoneKey());
+  const Requirement* capacity_type = known_compatible ? nullptr : reqs.Find(CapacityTypeKey());
   for (std::size_t g = 0; g < t.groups.size(); ++g) {
     const DaemonGroup& group = t.groups[g];
     if (PortsConflict(group.ports, pod.host_ports) || PortsConflict(c.ports, pod.host_ports)) continue;
@@ -135,10 +153,21 @@ CanAddResult CanAddToClaim(const Claim& c, const Template& t, const PodData& pod
       if (t.group_of[static_cast<std::size_t>(idx)] != static_cast<int>(g)) continue;
       const KType& it = cat[static_cast<std::size_t>(idx)];
       // Without a message to build, a type too small is rejected before the requirement checks.
-      if (!err && !Fits(need, it.allocatable)) continue;
-      bool compat = IntersectsOk(it.requirements, reqs);
-      bool offering = FirstCompatibleOffering(it, reqs) != nullptr;
-      bool fits = offering && Fits(need, it.allocatable);
+      const bool room = Fits(need, it.allocatable);
+      if (!err && !room) continue;
+      bool compat = known_compatible;
+      bool offering = known_compatible;
+      if (incremental) {
+        compat = std::none_of(changed.begin(), changed.end(), [&](const Requirement* r) {
+          const Requirement* own = it.requirements.Find(r->key);
+          return own && Conflicts(*own, *r);
+        });
+        offering = !offerings_changed || FirstCompatibleOffering(it, zone, capacity_type) != nullptr;
+      } else if (!known_compatible) {
+        compat = IntersectsOk(it.requirements, reqs);
+        offering = FirstCompatibleOffering(it, zone, capacity_type) != nullptr;
+      }
+      bool fits = offering && room;
       f.requirements_met |= compat;
       f.fits |= fits;
       f.has_offering |= offering;
@@ -177,6 +206,7 @@ void AddToClaim(Claim& c, const Template& t, const PodData& pod, CanAddResult r,
   }
   c.pods.push_back(pod.index);
   c.options = std::move(r.options);
+  c.options_filtered = true;
   c.requests.Add(pod.requests);
   c.requirements = std::move(r.requirements);
   c.ports.insert(c.ports.end(), pod.host_ports.begin(), pod.host_ports.end());

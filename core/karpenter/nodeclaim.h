@@ -16,7 +16,10 @@ struct Claim {
   Symbol hostname = kEmptySymbol;
   Requirements requirements;
   std::vector<int> options;  // catalogue indices
-  Resource requests;         // Σ pod requests (daemon overhead added at finalisation)
+  // Every option meets `requirements` and has an available offering compatible with them (true once a pod was
+  // added: the options are then the instance-type filter's survivors under exactly these requirements).
+  bool options_filtered = false;
+  Resource requests;  // Σ pod requests (daemon overhead added at finalisation)
   std::vector<std::size_t> pods;
   std::vector<ContainerPort> ports;  // host ports of its pods
 };

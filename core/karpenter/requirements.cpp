@@ -73,12 +73,17 @@ std::string Requirement::String() const {
   ReqOp op = Operator();
   std::string s = Text(key) + " " + OpName(op);
   if (op == ReqOp::In || op == ReqOp::NotIn) {
-    std::vector<std::string> vs = SortedValues();
-    std::size_t n = vs.size();
+    // Only the first five in text order are printed: sort just those (instance-type lists run to hundreds).
+    std::vector<const std::string*> vs;
+    vs.reserve(values.size());
+    for (Symbol v : values) vs.push_back(&Text(v));
+    const std::size_t n = vs.size(), shown = std::min<std::size_t>(n, 5);
+    std::partial_sort(vs.begin(), vs.begin() + static_cast<std::ptrdiff_t>(shown), vs.end(),
+                      [](const std::string* a, const std::string* b) { return *a < *b; });
     s += " [";
-    for (std::size_t i = 0; i < n && i < 5; ++i) {
+    for (std::size_t i = 0; i < shown; ++i) {
       if (i) s += " ";
-      s += vs[i];
+      s += *vs[i];
     }
     if (n > 5) s += " and " + std::to_string(n - 5) + " others";
     s += "]";
@@ -202,6 +207,22 @@ const Requirement* Requirements::Find(Symbol key) const {
   return it != items_.end() && it->key == key ? &*it : nullptr;
 }
 
+bool Implied(const Requirement& existing, const Requirement& extra) {
+  // Two plain In sets (the common case: topology domains): existing's values all in extra's.
+  if (!existing.complement && !extra.complement && !existing.gte && !existing.lte && !extra.gte && !extra.lte &&
+      !extra.min_values)
+    return std::includes(extra.values.begin(), extra.values.end(), existing.values.begin(), existing.values.end());
+  return Intersection(extra, existing) == existing;
+}
+
+bool Requirements::Implies(const Requirements& other) const {
+  for (const auto& r : other.items_) {
+    const Requirement* e = Find(r.key);
+    if (!e || !Implied(*e, r)) return false;
+  }
+  return true;
+}
+
 void Requirements::Remove(Symbol key) {
   items_.erase(std::remove_if(items_.begin(), items_.end(), [&](const Requirement& r) { return r.key == key; }),
                items_.end());
@@ -282,6 +303,10 @@ bool IsCompatible(const Requirements& existing, const Requirements& incoming, co
   return IntersectsOk(existing, incoming);
 }
 
+bool Conflicts(const Requirement& existing, const Requirement& incoming) {
+  return !HasIntersection(existing, incoming) && !(Negative(incoming.Operator()) && Negative(existing.Operator()));
+}
+
 namespace {
 template <typename F>
 void ForEachConflict(const Requirements& existing, const Requirements& incoming, F&& f) {
@@ -294,7 +319,7 @@ void ForEachConflict(const Requirements& existing, const Requirements& incoming,
     } else if (b[j].key < a[i].key) {
       ++j;
     } else {
-      if (!HasIntersection(a[i], b[j]) && !(Negative(b[j].Operator()) && Negative(a[i].Operator()))) {
+      if (Conflicts(a[i], b[j])) {
         if (!f(a[i], b[j])) return;
       }
       ++i;

@@ -33,10 +33,16 @@ struct Requirement {
   static Requirement Make(Symbol key, ReqOp op, std::vector<Symbol> values = {});
   // From a node-selector requirement (In, NotIn, Exists, DoesNotExist, Gt, Lt; Gte/Lte arrive as Gt/Lt).
   static Requirement FromSelector(const LabelRequirement& r, std::optional<std::int32_t> min_values = std::nullopt);
+
+  bool operator==(const Requirement&) const = default;
 };
 
 Requirement Intersection(const Requirement& a, const Requirement& b);
 bool HasIntersection(const Requirement& a, const Requirement& b);
+// Intersecting extra into existing leaves existing unchanged.
+bool Implied(const Requirement& existing, const Requirement& extra);
+// One key of Requirements.Intersects: the two do not overlap and are not both NotIn / DoesNotExist.
+bool Conflicts(const Requirement& existing, const Requirement& incoming);
 
 // A set of key constraints, one per key (sorted by key symbol).
 class Requirements {
@@ -51,6 +57,9 @@ class Requirements {
   bool empty() const { return items_.empty(); }
   // Members' strings sorted, joined ", ", kubernetes.io/hostname omitted.
   std::string String() const;
+  // Adding every member of other would leave this set unchanged (each key present, each intersection a no-op).
+  bool Implies(const Requirements& other) const;
+  bool operator==(const Requirements&) const = default;
 
  private:
   std::vector<Requirement> items_;

@@ -39,12 +39,17 @@ std::string WithSuffix(std::int64_t v, bool binary) {
 }  // namespace
 
 bool Fits(const Resource& requests, const Resource& available) {
-  bool ok = true;
-  Combine(requests, available, [&](std::int64_t r, std::int64_t a) {
-    if (a < 0 || r > a) ok = false;
-    return std::int64_t{0};
-  });
-  return ok;
+  // Every resource of either list (absent = 0): available not negative, request not above it. Hot: no temporaries.
+  auto ok = [](std::int64_t r, std::int64_t a) { return a >= 0 && r <= a; };
+  if (!ok(requests.milli_cpu, available.milli_cpu) || !ok(requests.memory, available.memory) ||
+      !ok(requests.ephemeral_storage, available.ephemeral_storage) ||
+      !ok(requests.allowed_pod_number, available.allowed_pod_number))
+    return false;
+  for (const auto& kv : requests.scalar)
+    if (!ok(kv.second, available.Scalar(kv.first))) return false;
+  for (const auto& kv : available.scalar)
+    if (!ok(requests.Scalar(kv.first), kv.second)) return false;
+  return true;
 }
 
 Resource Min(const Resource& a, const Resource& b) {

@@ -88,6 +88,7 @@ class Solver {
   ClaimContext ctx_;
   std::unique_ptr<Topology> topology_;
   bool pns_ = false;
+  bool types_constrain_hostname_ = false;
   int hostname_seq_ = 0;
 };
 
@@ -126,6 +127,8 @@ void Solver::Run() {
   });
   pns_ = std::any_of(pools.begin(), pools.end(), [](const NodePool* p) { return HasPreferNoSchedule(*p); });
   catalogue_ = BuildCatalogue(sc_.instance_types);
+  types_constrain_hostname_ = std::any_of(catalogue_.begin(), catalogue_.end(),
+                                          [](const KType& t) { return t.requirements.Has(HostnameKey()); });
   daemons_ = BuildDaemons(sc_);
   for (const NodePool* p : pools) {
     std::string dropped;
@@ -262,6 +265,9 @@ std::string Solver::AddToNewClaim(PodData& pod, AddTry* record) {
       c.hostname = Intern(host);
       c.requirements = t.requirements;
       c.requirements.Add(Requirement::Make(HostnameKey(), ReqOp::In, {c.hostname}));
+      // The template's types passed its requirements and offerings; the hostname changes nothing for them unless a
+      // type itself constrains the hostname.
+      c.options_filtered = !types_constrain_hostname_;
       CanAddResult r = CanAddToClaim(c, t, pod, ctx_, &err);
       if (r.ok) {
         AddToClaim(c, t, pod, std::move(r), ctx_);

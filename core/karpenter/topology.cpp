@@ -129,6 +129,25 @@ std::vector<Symbol> Topology::Namespaces(const Pod& pod, const PodAffinityTerm& 
   return out;
 }
 
+const Topology::PodGroups& Topology::GroupsOf(const PodData& pod) const {
+  if (pod_groups_.size() <= pod.index) pod_groups_.resize(std::max(pod.index + 1, sc_.pods.size()));
+  PodGroups& pg = pod_groups_[pod.index];
+  if (pg.version == version_) return pg;
+  pg = PodGroups();
+  pg.version = version_;
+  const Pod& p = *pod.pod;
+  for (std::size_t i = 0; i < groups_.size(); ++i) {
+    const bool selects = groups_[i].Selects(p);
+    if (selects) pg.selecting.push_back(static_cast<int>(i));
+    if (groups_[i].owners.count(pod.index)) pg.owned.emplace_back(static_cast<int>(i), selects);
+  }
+  for (std::size_t i = 0; i < inverse_.size(); ++i) {
+    if (inverse_[i].Selects(p)) pg.inverse_selecting.push_back(static_cast<int>(i));
+    if (inverse_[i].owners.count(pod.index)) pg.inverse_owned.push_back(static_cast<int>(i));
+  }
+  return pg;
+}
+
 TopoGroup& Topology::InverseGroup(TopoGroup g) {
   auto it =
       std::find_if(inverse_.begin(), inverse_.end(), [&](const TopoGroup& x) { return x.identity == g.identity; });
@@ -218,6 +237,7 @@ void Topology::CountDomains(TopoGroup& g) const {
 }
 
 void Topology::Update(const PodData& pod) {
+  ++version_;
   for (auto& g : groups_) g.owners.erase(pod.index);
   const Pod& p = *pod.pod;
   const bool has_anti = !p.affinity.pod_anti_affinity.required.empty() || !pod.preferred_anti_affinity.empty();
@@ -257,29 +277,35 @@ void Topology::Update(const PodData& pod) {
 bool Topology::AddRequirements(const PodData& pod, const std::vector<Taint>& taints, const Requirements& node_reqs,
                                const KeySet* allowance, Requirements* out, std::string* err) const {
   *out = Requirements();
-  auto apply = [&](const TopoGroup& g) {
+  auto apply = [&](const TopoGroup& g, bool self) {
     const Requirement exists = Requirement::Make(g.key, ReqOp::Exists);
     const Requirement& pd = Or(pod.strict.Find(g.key), exists);
     const Requirement& nd = Or(node_reqs.Find(g.key), exists);
-    Requirement domains = g.Get(*pod.pod, pd, nd);
+    Requirement domains = g.Get(self, pd, nd);
     if (!domains.complement && domains.values.empty()) {
       if (err) *err = g.Error(pd, nd);
       return false;
     }
-    out->Add(domains);
+    // Domains node_reqs already implies would change nothing in the caller's merge: leave them out.
+    if (const Requirement* e = node_reqs.Find(g.key); !e || !Implied(*e, domains)) out->Add(domains);
     return true;
   };
-  for (const auto& g : groups_)
-    if (g.owners.count(pod.index) && !apply(g)) return false;
-  for (const auto& g : inverse_)
-    if (g.Selects(*pod.pod) && g.filter.Matches(taints, node_reqs, allowance) && !apply(g)) return false;
+  const PodGroups& pg = GroupsOf(pod);
+  for (const auto& [i, self] : pg.owned)
+    if (!apply(groups_[static_cast<std::size_t>(i)], self)) return false;
+  for (int i : pg.inverse_selecting) {
+    const TopoGroup& g = inverse_[static_cast<std::size_t>(i)];
+    if (g.filter.Matches(taints, node_reqs, allowance) && !apply(g, true)) return false;
+  }
   return true;
 }
 
 void Topology::Record(const PodData& pod, const std::vector<Taint>& taints, const Requirements& reqs,
                       const KeySet* allowance) {
-  for (auto& g : groups_) {
-    if (!g.Selects(*pod.pod) || !g.filter.Matches(taints, reqs, allowance)) continue;
+  const PodGroups& pg = GroupsOf(pod);
+  for (int i : pg.selecting) {
+    TopoGroup& g = groups_[static_cast<std::size_t>(i)];
+    if (!g.filter.Matches(taints, reqs, allowance)) continue;
     const Requirement* d = reqs.Find(g.key);
     if (!d) continue;  // Exists: no values, Len > 1
     if (g.type == TopoType::AntiAffinity) {
@@ -288,10 +314,11 @@ void Topology::Record(const PodData& pod, const std::vector<Taint>& taints, cons
       g.Record(d->values[0]);
     }
   }
-  for (auto& g : inverse_)
-    if (g.owners.count(pod.index))
-      if (const Requirement* d = reqs.Find(g.key))
-        for (Symbol v : d->values) g.Record(v);
+  for (int i : pg.inverse_owned) {
+    TopoGroup& g = inverse_[static_cast<std::size_t>(i)];
+    if (const Requirement* d = reqs.Find(g.key))
+      for (Symbol v : d->values) g.Record(v);
+  }
 }
 
 void Topology::Register(Symbol key, Symbol domain) {

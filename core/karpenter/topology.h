@@ -24,6 +24,39 @@ struct TopoNodeFilter {
   bool Matches(const std::vector<Taint>& taints, const Requirements& reqs, const KeySet* allowance) const;
 };
 
+// A group's domains and their pod counts: an open-addressing table over a dense entry list (hostname groups hold
+// a domain per NodeClaim and are probed for every claim tried). Iteration follows registration order; every use is
+// independent of it.
+class DomainCounts {
+ public:
+  using Entry = std::pair<Symbol, std::int32_t>;
+  // Adds the domain with count 0 unless present.
+  void Register(Symbol d);
+  // Counts one more pod in the domain (adding it when absent).
+  void Record(Symbol d);
+  // The count, or null when the domain is unknown.
+  const std::int32_t* Find(Symbol d) const {
+    if (slots_.empty()) return nullptr;
+    for (std::size_t i = Hash(d);; i = (i + 1) & (slots_.size() - 1)) {
+      const std::uint32_t e = slots_[i];
+      if (e == 0) return nullptr;
+      if (entries_[e - 1].first == d) return &entries_[e - 1].second;
+    }
+  }
+  std::size_t size() const { return entries_.size(); }
+  std::size_t empty_count() const { return empty_; }  // domains with count 0
+  std::vector<Entry>::const_iterator begin() const { return entries_.begin(); }
+  std::vector<Entry>::const_iterator end() const { return entries_.end(); }
+
+ private:
+  std::size_t Hash(Symbol d) const { return (d * 0x9E3779B1u) >> shift_; }
+  std::int32_t* Insert(Symbol d);  // the count of d, added with 0 when absent
+  std::vector<Entry> entries_;
+  std::vector<std::uint32_t> slots_;  // 1 + index into entries_, 0 = free; size a power of two
+  unsigned shift_ = 32;
+  std::size_t empty_ = 0;
+};
+
 struct TopoGroup {
   TopoType type = TopoType::Spread;
   Symbol key = kEmptySymbol;
@@ -32,16 +65,15 @@ struct TopoGroup {
   std::vector<Symbol> namespaces;  // sorted
   LabelSelector selector;
   TopoNodeFilter filter;
-  std::map<Symbol, std::int32_t> domains;  // by symbol number: never iterate it for output order
-  std::set<Symbol> empty;
+  DomainCounts domains;
   std::set<std::size_t> owners;  // pod indices
   std::string identity;          // upstream's Hash inputs, as text
 
   bool Selects(const Pod& p) const;
   void Record(Symbol domain);
   void Register(Symbol domain);
-  // TopologyGroup.Get: the next domains for pod.
-  Requirement Get(const Pod& pod, const Requirement& pod_domains, const Requirement& node_domains) const;
+  // TopologyGroup.Get: the next domains for a pod; self: the group selects the pod.
+  Requirement Get(bool self, const Requirement& pod_domains, const Requirement& node_domains) const;
   std::string Error(const Requirement& pod_domains, const Requirement& node_domains) const;
 };
 
@@ -69,6 +101,16 @@ class Topology {
   void CountDomains(TopoGroup& g) const;
   const Node* FindNode(const std::string& name) const;
   void BuildDomainGroups() const;
+  // Which groups a pod owns or is selected by, in group order: what AddRequirements and Record look up for every
+  // node and claim tried. Rebuilt for a pod when groups or owners changed since (version_).
+  struct PodGroups {
+    std::uint64_t version = 0;                // 0: never built
+    std::vector<std::pair<int, bool>> owned;  // groups_ owned by the pod, and whether each selects it
+    std::vector<int> selecting;               // groups_ selecting the pod
+    std::vector<int> inverse_selecting;       // inverse_ selecting the pod
+    std::vector<int> inverse_owned;           // inverse_ owned by the pod
+  };
+  const PodGroups& GroupsOf(const PodData& pod) const;
 
   const Scenario& sc_;
   std::vector<const NodePool*> pools_;
@@ -80,6 +122,8 @@ class Topology {
   std::map<std::string, const Node*> nodes_by_name_;
   std::vector<TopoGroup> groups_;
   std::vector<TopoGroup> inverse_;
+  std::uint64_t version_ = 1;                  // bumped whenever groups_, inverse_ or their owners change
+  mutable std::vector<PodGroups> pod_groups_;  // by pod index
 };
 
 }  // namespace kplace::karpenter

@@ -34,29 +34,56 @@ bool TopoGroup::Selects(const Pod& p) const {
   return std::binary_search(namespaces.begin(), namespaces.end(), ns) && selector.Matches(p.meta.labels);
 }
 
-void TopoGroup::Record(Symbol domain) {
-  ++domains[domain];
-  empty.erase(domain);
+std::int32_t* DomainCounts::Insert(Symbol d) {
+  if ((entries_.size() + 1) * 2 > slots_.size()) {
+    // Grow to keep the load at most one half, and rehash.
+    std::size_t n = slots_.empty() ? 16 : slots_.size() * 2;
+    slots_.assign(n, 0);
+    shift_ = 32;
+    for (std::size_t m = n; m > 1; m >>= 1) --shift_;
+    for (std::size_t k = 0; k < entries_.size(); ++k) {
+      std::size_t i = Hash(entries_[k].first);
+      while (slots_[i] != 0) i = (i + 1) & (n - 1);
+      slots_[i] = static_cast<std::uint32_t>(k + 1);
+    }
+  }
+  std::size_t i = Hash(d);
+  for (;; i = (i + 1) & (slots_.size() - 1)) {
+    const std::uint32_t e = slots_[i];
+    if (e == 0) break;
+    if (entries_[e - 1].first == d) return &entries_[e - 1].second;
+  }
+  entries_.emplace_back(d, 0);
+  slots_[i] = static_cast<std::uint32_t>(entries_.size());
+  ++empty_;
+  return &entries_.back().second;
 }
 
-void TopoGroup::Register(Symbol domain) {
-  if (domains.emplace(domain, 0).second) empty.insert(domain);
+void DomainCounts::Register(Symbol d) { Insert(d); }
+
+void DomainCounts::Record(Symbol d) {
+  std::int32_t* c = Insert(d);
+  if (*c == 0) --empty_;
+  ++*c;
 }
+
+void TopoGroup::Record(Symbol domain) { domains.Record(domain); }
+
+void TopoGroup::Register(Symbol domain) { domains.Register(domain); }
 
 namespace {
 // Upstream iterates Go maps (random order); kplace takes domains in text order, so "first" means smallest text.
 bool TextLess(Symbol a, Symbol b) { return Text(a) < Text(b); }
 }  // namespace
 
-Requirement TopoGroup::Get(const Pod& pod, const Requirement& pod_domains, const Requirement& node_domains) const {
+Requirement TopoGroup::Get(bool self, const Requirement& pod_domains, const Requirement& node_domains) const {
   Requirement none = Requirement::Make(key, ReqOp::DoesNotExist);
   auto count_of = [&](Symbol d) {
-    auto it = domains.find(d);
-    return it == domains.end() ? 0 : it->second;
+    const std::int32_t* c = domains.Find(d);
+    return c ? *c : 0;
   };
   auto in = [&](std::vector<Symbol> vs) { return Requirement::Make(key, ReqOp::In, std::move(vs)); };
   const bool hostname_single = key == HostnameKey() && node_domains.values.size() == 1;
-  const bool self = Selects(pod);
   if (type == TopoType::Spread) {
     // nextDomainTopologySpread; ties: the domain with the smallest text.
     if (hostname_single) {
@@ -87,7 +114,7 @@ Requirement TopoGroup::Get(const Pod& pod, const Requirement& pod_domains, const
     };
     if (node_domains.Operator() == ReqOp::In) {
       for (Symbol v : node_domains.values)
-        if (auto it = domains.find(v); it != domains.end()) consider(v, it->second);
+        if (const std::int32_t* c = domains.Find(v)) consider(v, *c);
     } else {
       for (const auto& [d, c] : domains)
         if (node_domains.Has(d)) consider(d, c);
@@ -100,7 +127,7 @@ Requirement TopoGroup::Get(const Pod& pod, const Requirement& pod_domains, const
         if (c > 0 && pod_domains.Has(d)) return true;
       return false;
     };
-    auto bootstrap = [&] { return self && (domains.size() == empty.size() || !any_compatible()); };
+    auto bootstrap = [&] { return self && (domains.size() == domains.empty_count() || !any_compatible()); };
     if (hostname_single) {
       Symbol host = node_domains.values[0];
       if (!pod_domains.Has(host)) return none;
@@ -110,8 +137,8 @@ Requirement TopoGroup::Get(const Pod& pod, const Requirement& pod_domains, const
     std::vector<Symbol> options;
     if (node_domains.Operator() == ReqOp::In) {
       for (Symbol v : node_domains.values) {
-        auto it = domains.find(v);
-        if (it != domains.end() && it->second > 0 && pod_domains.Has(v)) options.push_back(v);
+        const std::int32_t* c = domains.Find(v);
+        if (c && *c > 0 && pod_domains.Has(v)) options.push_back(v);
       }
     } else {
       for (const auto& [d, c] : domains)
@@ -138,12 +165,14 @@ Requirement TopoGroup::Get(const Pod& pod, const Requirement& pod_domains, const
     return count_of(host) == 0 ? in({host}) : none;
   }
   std::vector<Symbol> options;
-  if (node_domains.Operator() == ReqOp::In && node_domains.values.size() < empty.size()) {
-    for (Symbol v : node_domains.values)
-      if (empty.count(v) && pod_domains.Has(v)) options.push_back(v);
+  if (node_domains.Operator() == ReqOp::In && node_domains.values.size() < domains.empty_count()) {
+    for (Symbol v : node_domains.values) {
+      const std::int32_t* c = domains.Find(v);
+      if (c && *c == 0 && pod_domains.Has(v)) options.push_back(v);
+    }
   } else {
-    for (Symbol d : empty)
-      if (node_domains.Has(d) && pod_domains.Has(d)) options.push_back(d);
+    for (const auto& [d, c] : domains)
+      if (c == 0 && node_domains.Has(d) && pod_domains.Has(d)) options.push_back(d);
   }
   return options.empty() ? none : in(options);
 }

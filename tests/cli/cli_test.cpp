@@ -113,4 +113,44 @@ TEST(Cli, ValidateAcceptsPreset) {
   EXPECT_NE(o.out.find("valid"), std::string::npos);
 }
 
+// Karpenter's kwok instance_types.json: converted to InstanceType items, or added to a scenario's catalogue.
+const std::string kKwokFixture = std::string(KPLACE_SOURCE_DIR) + "/tests/data/io/kwok_instance_types.json";
+const std::string kKarpenterScenario =
+    R"({"apiVersion":"v1","kind":"List","items":[)"
+    R"({"apiVersion":"kplace.dev/v1alpha1","kind":"Simulation","metadata":{"name":"s"},"spec":{"mode":"karpenter"}},)"
+    R"({"apiVersion":"karpenter.sh/v1","kind":"NodePool","metadata":{"name":"default"},)"
+    R"("spec":{"template":{"spec":{"requirements":[]}}}},)"
+    R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"web"},"spec":{"containers":[{"name":"c",)"
+    R"("resources":{"requests":{"cpu":"500m"}}}]},"status":{"conditions":[{"type":"PodScheduled","status":"False",)"
+    R"("reason":"Unschedulable"}]}}]})";
+
+TEST(Cli, ConvertKwokPrintsInstanceTypeItems) {
+  Output o = RunCli("convert kwok " + kKwokFixture);
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(o.out.front(), '[');
+  EXPECT_NE(o.out.find("\"kind\": \"InstanceType\""), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("\"name\": \"m-256x-arm64-windows\""), std::string::npos) << o.out;
+  Output bad = RunCli("convert kwok -", R"([{"name":"a","offerings":[{"Price":"x"}]}])");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_EQ(bad.err, "kplace: -: [0] (a): offerings[0].Price: expected number, got string\n");
+  EXPECT_EQ(RunCli("convert yaml " + kKwokFixture).code, 2);
+  EXPECT_EQ(RunCli("convert kwok").code, 2);
+}
+
+TEST(Cli, RunWithKwokInstanceTypes) {
+  Output o = RunCli("run --format json --instance-types " + kKwokFixture + " -", kKarpenterScenario);
+  EXPECT_EQ(o.code, 0) << o.err;
+  // The cheapest type that fits 500m: c-1x-amd64-linux (1 cpu less 100m kubeReserved).
+  EXPECT_NE(o.out.find("c-1x-amd64-linux"), std::string::npos) << o.out;
+  std::string bad_file = ::testing::TempDir() + "/kplace_kwok_bad_" + std::to_string(getpid()) + ".json";
+  std::ofstream(bad_file) << R"([{"name":"a","resources":{"cpu":"lots"},"offerings":[]}])";
+  Output bad = RunCli("run --instance-types " + bad_file + " -", kKarpenterScenario);
+  std::remove(bad_file.c_str());
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_EQ(bad.err, "kplace: " + bad_file + ": [0] (a): resources.cpu: \"lots\" is not a quantity\n");
+  EXPECT_EQ(RunCli("run --instance-types /nonexistent.json -", kKarpenterScenario).code, 2);
+}
+
 }  // namespace
