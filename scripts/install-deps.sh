@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what kplace needs to build and test, from Debian's packages, only when something is missing.
 # Usage: scripts/install-deps.sh [native|fuzz|all|web]
-#   web: Emscripten, a TTF font, headless Chromium, node/npm and python3 for the browser playground; Dear ImGui's
-#        source comes separately from Debian's source package (scripts/fetch-imgui.sh).
+#   web: Emscripten, a TTF font and fontTools (to subset it), headless Chromium, node/npm and python3 for the browser
+#        playground; Dear ImGui's source comes separately from Debian's source package (scripts/fetch-imgui.sh).
 set -euo pipefail
 
 want=(cmake ninja-build g++ libgtest-dev googletest libgmock-dev libbenchmark-dev nlohmann-json3-dev)
@@ -11,7 +11,8 @@ case "${1:-native}" in
   native) ;;
   fuzz|all) want+=(clang libclang-rt-dev clang-format) ;;
   web)
-    want=(cmake ninja-build nlohmann-json3-dev emscripten fonts-dejavu-core chromium python3 xz-utils ca-certificates)
+    want=(cmake ninja-build nlohmann-json3-dev emscripten fonts-dejavu-core fonttools chromium python3 xz-utils
+          ca-certificates)
     need_node=1
     ;;
   *) echo "usage: $0 [native|fuzz|all|web]" >&2; exit 2 ;;

@@ -16,6 +16,8 @@ if [[ $# -gt 0 ]]; then
 fi
 
 scripts/install-deps.sh web
+# The site's npm packages (yaml for YAML import/export, bundled by esbuild), from the committed lockfile.
+[[ -d node_modules/yaml && -x node_modules/.bin/esbuild ]] || npm ci --no-audit --no-fund --loglevel=error
 cmake --preset wasm >/dev/null
 cmake --build --preset wasm -j "$(nproc)"
 port="${PORT:-8080}"

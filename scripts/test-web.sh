@@ -7,7 +7,9 @@
 #   3. end to end in headless Chromium (playwright-core, WebGL2 via SwiftShader): load, placements, kplace.load,
 #      typing in the editor, invalid input kept stale, setMode, direct edits (taint badge clicks, cordon, add
 #      toleration, undo), the Events panel, a large scenario in the Web Worker without freezing the page, resize,
-#      devicePixelRatio 2 and 3, screenshot
+#      devicePixelRatio 2 and 3, screenshot; share links (round-trip, corrupt/unknown-version, presets), autosave
+#      and "restore my last edit", the embed example page, kubectl JSON / YAML import (also 5,000 nodes x 150,000
+#      pods), exports
 #   4. the page's transfer size (gzip) against the 1.5 MB budget
 # Screenshots go to build/web-e2e/.
 set -euo pipefail
@@ -16,13 +18,21 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh web
 step() { printf '\n==== %s ====\n' "$*"; }
 
-step "web: build (wasm preset)"
-cmake --preset wasm >/dev/null
-cmake --build --preset wasm -j "$(nproc)"
+# The site's npm packages (yaml, bundled into vendor/yaml.js by esbuild at build time; package.json at the top).
+step "web: npm packages for the site"
+npm ci --no-audit --no-fund --loglevel=error
+
+# KPLACE_WEB_BUILD_DIR builds and tests another build folder (default build/wasm).
+build=${KPLACE_WEB_BUILD_DIR:-build/wasm}
+step "web: build (wasm preset, $build)"
+cmake --preset wasm -B "$build" >/dev/null
+cmake --build "$build" -j "$(nproc)"
+export KPLACE_SITE="$PWD/$build/site"
+case "$build" in /*) export KPLACE_SITE="$build/site" ;; esac
 
 step "web: app helpers and the headless UI smoke test (node)"
-node build/wasm/wasm/json_text_test.js
-node build/wasm/wasm/ui_smoke_test.js
+node "$build/wasm/json_text_test.js"
+node "$build/wasm/ui_smoke_test.js"
 
 step "web: wasm core API over the presets (node)"
 node --test --test-reporter=spec tests/web/api.test.mjs
@@ -31,12 +41,16 @@ step "web: end to end (headless Chromium)"
 (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
 node --test --test-reporter=spec tests/web/e2e.test.mjs
 
+step "web: share links, embeds, import and export (headless Chromium)"
+node --test --test-reporter=spec tests/web/share.test.mjs
+
 step "web: transfer size"
-site=build/wasm/site
+site=$KPLACE_SITE
 total=0
-# Everything a visit can transfer, including what only a large scenario loads (the worker and kplace-core).
+# Everything a visit can transfer, including what only a large scenario loads (the worker and kplace-core) and what
+# only a YAML import or export loads (vendor/yaml.js).
 for f in index.html kplace.js kplace-app.js kplace-app.wasm DejaVuSans.ttf DejaVuSansMono.ttf \
-  kplace-worker.js kplace-core.js kplace-core.wasm; do
+  kplace-worker.js kplace-core.js kplace-core.wasm vendor/yaml.js; do
   size=$(gzip -9c "$site/$f" | wc -c)
   printf '  %-20s %8d bytes gzip\n' "$f" "$size"
   total=$((total + size))

@@ -7,14 +7,35 @@
 //                                  {"status":"failure","errors":[{"message":"...","internal":false}]}
 //   kplace_explain(scenario, pod) -> the success envelope with "explanations": {pod: {...}} for that pod only (what
 //                                  the playground's Web Worker computes on demand for large scenarios)
+//   kplace_convert_kwok(json)   -> Karpenter's kwok provider instance_types.json as a JSON array of kplace InstanceType
+//                                  items, or {"error":"..."}
 //   kplace_version()            -> the project version, e.g. "0.1.0" (static, not freed)
+//
+// Progress: inside a Web Worker, kplace_run and kplace_explain post {type: "progress", done, total} (the core's
+// RunOptions::progress: scheduling attempts done / to do; the total can grow) to the page at most every 50 ms.
+// Elsewhere (the page's main thread, node) nothing is posted.
+#include <emscripten.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <set>
 #include <string>
+#include <utility>
 
+#include "core/io/kwok_instance_types.h"
 #include "core/io/result_writer.h"
+#include "core/io/scenario_parser.h"
 #include "wasm/engine.h"
+
+// 1 when this module runs in a Web Worker (the only place progress messages go to).
+// clang-format off
+EM_JS(int, kplace_in_worker, (), {
+  return typeof WorkerGlobalScope !== 'undefined' && typeof self !== 'undefined' && self instanceof WorkerGlobalScope ? 1 : 0;
+});
+EM_JS(void, kplace_post_progress, (double done, double total), {
+  self.postMessage({type: 'progress', done: done, total: total});
+});
+// clang-format on
 
 namespace {
 
@@ -26,12 +47,39 @@ char* Copy(const std::string& s) {
   return p;
 }
 
+// wasm::RunText with the core's progress callback forwarded to the page when in a worker.
+kplace::wasm::Outcome Run(std::string_view text, bool explain_all, const std::set<std::string>& explain) {
+  kplace::wasm::Outcome out;
+  try {
+    kplace::sim::RunOptions options;
+    options.explain_all = explain_all;
+    options.explain = explain;
+    if (kplace_in_worker()) {
+      double last = -1e9;
+      options.progress = [last](std::size_t done, std::size_t total) mutable {
+        const double now = emscripten_get_now();
+        if (now - last < 50 && done < total) return;
+        last = now;
+        kplace_post_progress(static_cast<double>(done), static_cast<double>(total));
+      };
+    }
+    out.result = kplace::sim::Run(kplace::io::ParseScenario(text), options);
+    out.ok = true;
+  } catch (const kplace::io::InputError& e) {
+    out.error = e.what();
+  } catch (const std::exception& e) {
+    out.error = std::string("internal error: ") + e.what();
+    out.internal = true;
+  }
+  return out;
+}
+
 std::string Envelope(const char* scenario, int flags, const char* pod = nullptr) {
   using kplace::io::Json;
   const bool explain = (flags & kExplainAll) != 0;
   std::set<std::string> only;
   if (pod) only.insert(pod);
-  kplace::wasm::Outcome out = kplace::wasm::RunText(scenario ? scenario : "", explain, false, only);
+  kplace::wasm::Outcome out = Run(scenario ? scenario : "", explain, only);
   Json doc = Json::object();
   if (!out.ok) {
     doc["status"] = "failure";
@@ -43,7 +91,7 @@ std::string Envelope(const char* scenario, int flags, const char* pod = nullptr)
   if (explain || pod) {
     Json explanations = Json::object();
     for (const auto& p : out.result.pods)
-      if (!pod || p.key == pod) explanations[p.key] = kplace::io::ExplanationToJson(p);
+      if (!pod || p.key == pod) explanations[p.key] = kplace::io::PodExplanationToJson(out.result, p);
     doc["explanations"] = std::move(explanations);
   }
   return doc.dump();
@@ -66,6 +114,15 @@ char* kplace_explain(const char* scenario, const char* pod) {
     return Copy(Envelope(scenario, 0, pod ? pod : ""));
   } catch (const std::exception&) {
     return Copy(std::string(R"({"status":"failure","errors":[{"message":"internal error","internal":true}]})"));
+  }
+}
+
+char* kplace_convert_kwok(const char* json) {
+  using kplace::io::Json;
+  try {
+    return Copy(kplace::io::KwokInstanceTypesToItems(json ? json : ""));
+  } catch (const std::exception& e) {
+    return Copy(Json({{"error", e.what()}}).dump());
   }
 }
 

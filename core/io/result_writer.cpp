@@ -346,6 +346,14 @@ Json ClusterExplanationToJson(const sim::SimResult& result, const sim::PodResult
   return j;
 }
 
+Json PodExplanationToJson(const sim::SimResult& result, const sim::PodResult& pod) {
+  if (result.karpenter) {
+    Json j = KarpenterExplanationToJson(result, pod.key);
+    return j.is_null() ? ExplanationToJson(pod) : j;
+  }
+  return result.rounds.empty() ? ExplanationToJson(pod) : ClusterExplanationToJson(result, pod);
+}
+
 std::string Dump(const Json& j) { return j.dump(2) + "\n"; }
 
 }  // namespace kplace::io

@@ -17,6 +17,9 @@ Json KarpenterExplanationToJson(const sim::SimResult& result, const std::string&
 // cluster mode: ExplanationToJson plus Karpenter's record of the pod in every round ("karpenter") and its
 // disagreement.
 Json ClusterExplanationToJson(const sim::SimResult& result, const sim::PodResult& pod);
+// The explanation the mode records: Karpenter's (karpenter mode), kube-scheduler's plus Karpenter's rounds
+// (cluster mode with NodePools) or kube-scheduler's.
+Json PodExplanationToJson(const sim::SimResult& result, const sim::PodResult& pod);
 // Pretty JSON text with a trailing newline.
 std::string Dump(const Json& j);
 

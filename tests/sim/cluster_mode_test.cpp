@@ -274,6 +274,28 @@ TEST(ClusterMode, ExplanationHasKarpenterRoundsAndIsDeterministic) {
   EXPECT_EQ(io::Dump(io::ResultToJson(r)), io::Dump(io::ResultToJson(RunItems(items, opts))));
 }
 
+TEST(ClusterMode, PodExplanationFollowsTheMode) {
+  Json items = Json::array(
+      {Simulation(), NodeItem("node-a", "1"), NodePool("default"), InstanceType("m", "4", 0.2), PodItem("a", "2")});
+  sim::RunOptions opts;
+  opts.explain_all = true;
+  auto cluster = RunItems(items, opts);
+  Json c = io::PodExplanationToJson(cluster, PodOf(cluster, "default/a"));
+  EXPECT_EQ(c["karpenter"].size(), 1u);  // kube-scheduler's attempts plus Karpenter's round
+  EXPECT_EQ(c["attempts"].size(), 2u);
+  items[0] = Simulation("karpenter");
+  auto karpenter = RunItems(items, opts);
+  Json k = io::PodExplanationToJson(karpenter, PodOf(karpenter, "default/a"));
+  EXPECT_FALSE(k.contains("karpenter"));
+  EXPECT_EQ(k["nodeClaim"], "default-0");
+  EXPECT_TRUE(k["attempts"][0].contains("tries"));
+  items[0] = Simulation("scheduler");
+  auto scheduler = RunItems(items, opts);
+  Json s = io::PodExplanationToJson(scheduler, PodOf(scheduler, "default/a"));
+  EXPECT_FALSE(s.contains("karpenter"));
+  EXPECT_EQ(s["attempts"].size(), 1u);
+}
+
 TEST(ClusterMode, NodeClaimNamesSkipExistingNodes) {
   Json items = Json::array(
       {Simulation(), NodeItem("default-0", "1"), NodePool("default"), InstanceType("m", "4", 0.2), PodItem("a", "2")});

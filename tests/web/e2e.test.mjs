@@ -152,6 +152,52 @@ test('typing in the editor changes a placement', async () => {
   assert.equal((await page.evaluate(() => window.kplace.result())).pods['default/p'].node, 'n2');
 });
 
+// Chords held for one frame each, as tap() does for single keys.
+async function chord(p, key) {
+  await p.keyboard.down('Control');
+  await frames(p, 1);
+  await tap(p, key);
+  await p.keyboard.up('Control');
+  await frames(p, 1);
+}
+
+test('select all, copy and paste in the editor go through the system clipboard', async () => {
+  const p = await open({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const small = (node) => JSON.stringify({
+    apiVersion: 'v1', kind: 'List', items: [
+      { apiVersion: 'kplace.dev/v1alpha1', kind: 'Simulation', metadata: { name: 's' }, spec: { mode: 'scheduler' } },
+      ...['n1', 'n2'].map((n) => ({ apiVersion: 'v1', kind: 'Node',
+        metadata: { name: n, labels: { 'kubernetes.io/hostname': n } },
+        status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } } })),
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' },
+        spec: { containers: [{ name: 'c', image: 'x' }], nodeSelector: { 'kubernetes.io/hostname': node } } },
+    ],
+  });
+  const first = small('n1');
+  await p.evaluate((t) => window.kplace.load(t), first);
+  await frames(p);
+  await p.mouse.click(200, 500);  // into the editor (left column), below the one-line text
+  await frames(p);
+  // Ctrl+A, Ctrl+C: the app's clipboard goes out through navigator.clipboard.
+  await chord(p, 'a');
+  await chord(p, 'c');
+  await frames(p, 2);
+  assert.equal(await p.evaluate(() => navigator.clipboard.readText()), first);
+  // A paste event carries the system clipboard in; Ctrl+V then replaces the selection with it.
+  const second = small('n2');
+  await p.evaluate((t) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', t);
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, second);
+  await chord(p, 'a');
+  await chord(p, 'v');
+  await frames(p, 3);
+  assert.equal(await p.evaluate(() => window.kplace.text()), second);
+  assert.equal((await p.evaluate(() => window.kplace.result())).pods['default/p'].node, 'n2');
+  await p.close();
+});
+
 // Clicks the middle of a named edit target (window.kplace.targets(), CSS pixels) the way a user would: move, press
 // for one frame, release (ImGui 1.86 samples the mouse once per frame).
 async function clickTarget(p, name, button = 'left') {

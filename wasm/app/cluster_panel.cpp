@@ -1,15 +1,22 @@
-// The cluster view: the pending lane (pods that did not get a node, with kube-scheduler's message), then one card
-// per node: name, zone / instance type, taint badges coloured by effect, requested vs allocatable bars, and the
-// node's pods as chips coloured by owner. Click a chip to inspect the pod. Direct edits: click a taint badge for
-// the next effect, right-click it to remove it, click "cordon" / "cordoned" to flip spec.unschedulable. Above 40
-// nodes the cards are compact (name, taint dots, cpu bar, pods as squares).
+// The cluster view: the cost of new capacity (Karpenter), the pending lane (pods that did not get a node, with
+// kube-scheduler's message and Karpenter's reason), then the nodes (grouped by zone and NodePool when Karpenter has
+// a part), one card per node: name, zone / instance type / capacity type / price, taint badges coloured by effect,
+// requested vs allocatable bars, and the node's pods as chips coloured by owner (a warning corner marks a pod
+// Karpenter meant to place elsewhere). Nodes Karpenter launched in this run have a "new · round N" badge and border,
+// in-flight nodes a dashed border; in karpenter mode the NodeClaims it would launch are dashed ghost cards holding
+// their pods. Click a chip to inspect the pod. Direct edits: click a taint badge for the next effect, right-click it to
+// remove it, click "cordon" / "cordoned" to flip spec.unschedulable. Above 40 nodes the cards are compact (name, taint
+// dots, cpu bar, pods as squares).
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/model/symbol.h"
 #include "imgui.h"
+#include "wasm/app/cluster_cards.h"
 #include "wasm/app/theme.h"
 #include "wasm/app/ui.h"
 
@@ -20,40 +27,6 @@ std::string TaintLabel(const Taint& t) {
   std::string s = Text(t.key);
   if (t.value != kEmptySymbol) s += "=" + Text(t.value);
   return s + ":" + EffectName(t.effect);
-}
-
-std::string Label(const Node& n, const char* key) {
-  auto it = n.meta.label_text.find(key);
-  return it == n.meta.label_text.end() ? "" : it->second;
-}
-
-// A flow layout: items left to right, wrapping at the right edge.
-struct Flow {
-  float left, right, x, y, line_h, gap;
-  ImVec2 Place(float w) {
-    if (x > left && x + w > right) {
-      x = left;
-      y += line_h + gap;
-    }
-    ImVec2 p(x, y);
-    x += w + gap;
-    return p;
-  }
-  float Bottom() const { return y + line_h; }
-};
-
-void Bar(ImDrawList* dl, ImVec2 pos, float w, float h, const char* name, std::int64_t used, std::int64_t total,
-         const std::string& text) {
-  const float label_w = Em(4);
-  dl->AddText(pos, colors::kTextDim, name);
-  const ImVec2 a(pos.x + label_w, pos.y + h * 0.2f), b(pos.x + w, pos.y + h * 0.8f);
-  dl->AddRectFilled(a, b, colors::kBarBack, h * 0.2f);
-  const float frac = total > 0 ? std::min(1.0f, static_cast<float>(used) / static_cast<float>(total)) : 0;
-  if (frac > 0)
-    dl->AddRectFilled(a, ImVec2(a.x + (b.x - a.x) * frac, b.y), frac >= 0.999f ? colors::kBarFull : colors::kBarFill,
-                      h * 0.2f);
-  const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-  dl->AddText(ImVec2(b.x - ts.x - Em(0.3f), pos.y), colors::kText, text.c_str());
 }
 
 // Lays out one node card at pos with width w and, when draw, draws it (chips are buttons). Returns its height.
@@ -69,26 +42,57 @@ float NodeCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bo
   std::string detail;
   for (const char* key :
        {"topology.kubernetes.io/zone", "node.kubernetes.io/instance-type", "karpenter.sh/capacity-type"})
-    if (auto v = Label(node, key); !v.empty()) detail += (detail.empty() ? "" : "  ") + v;
+    if (auto v = NodeLabel(node, key); !v.empty()) detail += (detail.empty() ? "" : "  ") + v;
+  if (nv.launched && nv.launched->claim.price > 0)
+    detail += (detail.empty() ? "" : "  ") + FormatHourly(nv.launched->claim.price);
 
   if (draw) {
     dl->AddText(ImVec2(left, y), colors::kText, node.meta.name.c_str());
-    // The cordon switch: spec.unschedulable.
-    const char* tag = node.unschedulable ? "cordoned" : "cordon";
-    const ImVec2 ts = ImGui::CalcTextSize(tag);
-    ImGui::SetCursorScreenPos(ImVec2(right - ts.x, y));
-    ImGui::PushID(node.meta.name.c_str());
-    const bool clicked = ImGui::InvisibleButton("cordon", ts);
-    ImGui::PopID();
-    RecordTarget(ui, "cordon:" + node.meta.name);
-    const bool hovered = ImGui::IsItemHovered();
-    dl->AddText(ImVec2(right - ts.x, y),
-                node.unschedulable ? colors::kWarn : (hovered ? colors::kText : colors::kTextFaint), tag);
-    if (hovered)
-      ImGui::SetTooltip(node.unschedulable ? "spec.unschedulable: true. Click to uncordon."
-                                           : "Click to cordon (spec.unschedulable: true).");
-    if (clicked)
-      ui.pending_edit = Edit{node.unschedulable ? Edit::Kind::Uncordon : Edit::Kind::Cordon, node.meta.name, 0, "", ""};
+    if (nv.launched || node.item_index < 0) {
+      // Launched by Karpenter in this run: not in the text, so no direct edits; a badge instead of the switch.
+      const std::string badge = nv.launched ? "new \u00b7 round " + std::to_string(nv.launched->round) : "new";
+      Badge(dl, ImVec2(right - BadgeWidth(badge), y), colors::kNew, badge);
+      if (nv.launched && ImGui::IsMouseHoveringRect(ImVec2(left, y), ImVec2(right, y + line)) &&
+          ImGui::IsWindowHovered()) {
+        const sim::LaunchedNodeClaim& lc = *nv.launched;
+        std::string tip = "NodeClaim " + lc.claim.name + " (NodePool " + lc.claim.node_pool +
+                          ") launched by Karpenter in round " + std::to_string(lc.round) + "\n" +
+                          ClaimSummary(lc.claim);
+        if (!lc.startup_taints.empty()) {
+          tip += "\nstartup taints (removed once it initialised):";
+          for (const auto& t : lc.startup_taints) tip += " " + TaintLabel(t);
+        }
+        if (!lc.daemon_pods.empty()) tip += "\nDaemonSet pods: " + std::to_string(lc.daemon_pods.size());
+        ImGui::SetTooltip("%s", tip.c_str());
+      }
+    } else {
+      // The cordon switch: spec.unschedulable.
+      const char* tag = node.unschedulable ? "cordoned" : "cordon";
+      const ImVec2 ts = ImGui::CalcTextSize(tag);
+      ImGui::SetCursorScreenPos(ImVec2(right - ts.x, y));
+      ImGui::PushID(node.meta.name.c_str());
+      const bool clicked = ImGui::InvisibleButton("cordon", ts);
+      ImGui::PopID();
+      RecordTarget(ui, "cordon:" + node.meta.name);
+      const bool hovered = ImGui::IsItemHovered();
+      dl->AddText(ImVec2(right - ts.x, y),
+                  node.unschedulable ? colors::kWarn : (hovered ? colors::kText : colors::kTextFaint), tag);
+      if (hovered)
+        ImGui::SetTooltip(node.unschedulable ? "spec.unschedulable: true. Click to uncordon."
+                                             : "Click to cordon (spec.unschedulable: true).");
+      if (clicked)
+        ui.pending_edit =
+            Edit{node.unschedulable ? Edit::Kind::Uncordon : Edit::Kind::Cordon, node.meta.name, 0, "", ""};
+      if (InFlight(node)) {
+        const float x = right - ts.x - Em(0.5f) - BadgeWidth("in flight");
+        Badge(dl, ImVec2(x, y), colors::kInFlight, "in flight");
+        if (ImGui::IsMouseHoveringRect(ImVec2(x, y), ImVec2(right - ts.x, y + line)))
+          ImGui::SetTooltip(
+              "Managed by NodePool %s and not karpenter.sh/initialized: Karpenter ignores its known "
+              "ephemeral taints and orders it after initialised nodes.",
+              NodeLabel(node, "karpenter.sh/nodepool").c_str());
+      }
+    }
   }
   y += line;
   if (!detail.empty()) {
@@ -118,13 +122,15 @@ float NodeCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bo
         dl->PushClipRect(p, q, true);
         dl->AddText(ImVec2(p.x + Em(0.4f), p.y), colors::kText, taints[i].c_str());
         dl->PopClipRect();
-        if (hovered) {
+        if (hovered && node.item_index < 0) {
+          ImGui::SetTooltip("%s\nFrom the NodePool's template (this Node is not in the text).", taints[i].c_str());
+        } else if (hovered) {
           ImGui::SetTooltip("%s\nClick: make it %s.  Right-click: remove it.", taints[i].c_str(),
                             NextEffect(EffectName(node.taints[i].effect)));
           if (ImGui::IsMouseClicked(ImGuiMouseButton_Right))
             ui.pending_edit = Edit{Edit::Kind::RemoveTaint, node.meta.name, i, "", ""};
         }
-        if (clicked) ui.pending_edit = Edit{Edit::Kind::TaintEffect, node.meta.name, i, "", ""};
+        if (clicked && node.item_index >= 0) ui.pending_edit = Edit{Edit::Kind::TaintEffect, node.meta.name, i, "", ""};
       }
     }
     y = flow.Bottom();
@@ -212,10 +218,36 @@ float CompactCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w,
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.selected_pod = pod.key;
       }
       if (selected) dl->AddRect(p, q, colors::kSelected, 0, 0, Em(0.12f));
+      if (!pod.result->disagreement.empty())
+        dl->AddTriangleFilled(ImVec2(q.x - cell * 0.5f, p.y), ImVec2(q.x, p.y), ImVec2(q.x, p.y + cell * 0.5f),
+                              colors::kWarn);
     }
     y = flow.Bottom();
   }
   return y + pad - pos.y;
+}
+
+// Why a pod is not running as Karpenter sees it: karpenter mode, its outcome; cluster mode, its last round.
+std::string KarpenterWhy(const PodView& pod) {
+  if (const karpenter::PodOutcome* k = pod.karpenter) {
+    switch (k->kind) {
+      case karpenter::PodOutcomeKind::Unschedulable:
+        return "Karpenter: " + k->reason;
+      case karpenter::PodOutcomeKind::Ignored:
+        return "Karpenter ignored it: " + k->reason;
+      case karpenter::PodOutcomeKind::NotProvisionable:
+        return "Not provisionable: " + k->reason;
+      case karpenter::PodOutcomeKind::Node:
+      case karpenter::PodOutcomeKind::Claim:
+        break;
+    }
+    return "";
+  }
+  const auto& rounds = pod.result->karpenter;
+  if (rounds.empty()) return "";
+  const sim::KarpenterNomination& n = rounds.back();
+  const std::string round = "Karpenter (round " + std::to_string(n.round) + "): ";
+  return round + (n.target.empty() ? n.reason : "nominated " + n.target);
 }
 
 void PendingLane(const Snapshot& snap, UiState& ui) {
@@ -247,50 +279,73 @@ void PendingLane(const Snapshot& snap, UiState& ui) {
       ImGui::TextDisabled("Preempted by %s on %s", r.preempted_by.c_str(), r.preempted_from.c_str());
     } else {
       if (!r.nominated_node.empty()) ImGui::TextDisabled("nominated to %s", r.nominated_node.c_str());
-      ImGui::TextUnformatted(r.unschedulable.c_str());
+      const std::string why = KarpenterWhy(pod);
+      if (!pod.karpenter) ImGui::TextUnformatted(r.unschedulable.c_str());  // kube-scheduler's FailedScheduling
+      if (!why.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, colors::kNew);
+        ImGui::TextUnformatted(why.c_str());
+        ImGui::PopStyleColor();
+      }
+      if (!r.disagreement.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, colors::kWarn);
+        ImGui::TextUnformatted(r.disagreement.c_str());
+        ImGui::PopStyleColor();
+      }
     }
     ImGui::PopTextWrapPos();
   }
   ImGui::Separator();
 }
 
-}  // namespace
+// One group of the cluster view: the nodes of a zone and NodePool, and (karpenter mode) the NodeClaims Karpenter
+// would launch there.
+struct Group {
+  std::string zone, pool;   // "" when unknown / not managed by Karpenter
+  std::vector<int> nodes;   // into Snapshot::nodes
+  std::vector<int> claims;  // into Snapshot::claims
+};
 
-bool PodChip(const PodView& pod, bool selected, float width) {
-  const float h = ImGui::GetTextLineHeight() + Em(0.2f);
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  ImGui::PushID(pod.key.c_str());
-  const bool clicked = ImGui::InvisibleButton("chip", ImVec2(width, h));
-  ImGui::PopID();
-  const bool hovered = ImGui::IsItemHovered();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  ImU32 fill = OwnerColor(pod.owner);
-  if (pod.status == PodStatus::Pending) fill = IM_COL32(90, 60, 30, 255);
-  if (pod.status == PodStatus::Gated || pod.status == PodStatus::Preempted) fill = IM_COL32(70, 70, 80, 255);
-  const ImVec2 q(p.x + width, p.y + h);
-  dl->AddRectFilled(p, q, fill, h * 0.3f);
-  if (selected || hovered) dl->AddRect(p, q, colors::kSelected, h * 0.3f, 0, selected ? Em(0.15f) : Em(0.07f));
-  const float text_w = ImGui::CalcTextSize(pod.name.c_str()).x;
-  const float inner = width - Em(0.8f);
-  dl->PushClipRect(p, q, true);
-  if (text_w <= inner) {
-    dl->AddText(ImVec2(p.x + Em(0.4f), p.y + Em(0.1f)), colors::kText, pod.name.c_str());
-  } else {  // truncated: keep the end, where replica suffixes differ
-    dl->AddText(ImVec2(p.x + width - Em(0.4f) - text_w, p.y + Em(0.1f)), colors::kText, pod.name.c_str());
+// Groups by zone (named zones first, in order), then NodePool (unmanaged nodes first); one group in snapshot order
+// when Karpenter has no part in the scenario.
+std::vector<Group> Groups(const Snapshot& snap) {
+  if (!snap.has_karpenter() && snap.scenario.node_pools.empty()) {
+    Group all;
+    for (int i = 0; i < static_cast<int>(snap.nodes.size()); ++i) all.nodes.push_back(i);
+    return {all};
   }
-  dl->PopClipRect();
-  if (hovered) {
-    ImGui::BeginTooltip();
-    ImGui::TextUnformatted(pod.key.c_str());
-    ImGui::TextDisabled("owner: %s", pod.owner.c_str());
-    if (pod.pod)
-      ImGui::TextDisabled("requests: cpu %s, memory %s", FormatCpu(pod.requests.milli_cpu).c_str(),
-                          FormatBytes(pod.requests.memory).c_str());
-    ImGui::TextDisabled("priority: %d", static_cast<int>(pod.result->priority));
-    ImGui::EndTooltip();
+  std::map<std::pair<std::string, std::string>, Group> by_key;
+  auto at = [&](const std::string& zone, const std::string& pool) -> Group& {
+    Group& g = by_key[{zone.empty() ? "\x7f" : zone, pool}];
+    g.zone = zone;
+    g.pool = pool;
+    return g;
+  };
+  for (int i = 0; i < static_cast<int>(snap.nodes.size()); ++i) {
+    const Node& n = *snap.nodes[i].node;
+    at(NodeLabel(n, "topology.kubernetes.io/zone"), NodeLabel(n, "karpenter.sh/nodepool")).nodes.push_back(i);
   }
-  return clicked;
+  for (int i = 0; i < static_cast<int>(snap.claims.size()); ++i) {
+    const karpenter::ClaimOutcome& c = *snap.claims[i].claim;
+    at(c.zone, c.node_pool).claims.push_back(i);
+  }
+  std::vector<Group> out;
+  for (auto& [key, g] : by_key) out.push_back(std::move(g));
+  return out;
 }
+
+void GroupHeader(const Group& g) {
+  std::string title = g.zone.empty() ? "no zone label" : g.zone;
+  title += g.pool.empty() ? "  \u00b7  not managed by a NodePool" : "  \u00b7  NodePool " + g.pool;
+  ImGui::PushStyleColor(ImGuiCol_Text, colors::kTextDim);
+  ImGui::TextUnformatted(title.c_str());
+  ImGui::PopStyleColor();
+  ImGui::SameLine();
+  std::string count = std::to_string(g.nodes.size()) + (g.nodes.size() == 1 ? " node" : " nodes");
+  if (!g.claims.empty()) count += ", " + std::to_string(g.claims.size()) + " to launch";
+  ImGui::TextDisabled("(%s)", count.c_str());
+}
+
+}  // namespace
 
 void DrawCluster(const Snapshot& snap, UiState& ui) {
   // Compact cards by default from kCompactAbove nodes on; the checkbox overrides.
@@ -300,6 +355,7 @@ void DrawCluster(const Snapshot& snap, UiState& ui) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Small node cards, pods as squares (hover, click to inspect)");
   ImGui::SameLine();
   ImGui::TextDisabled("%zu nodes, %zu pods", snap.nodes.size(), snap.pods.size());
+  CostLine(snap);
   if (snap.unplaced.size() > 200) {  // a long lane would push every node out of view
     ImGui::PushStyleColor(ImGuiCol_Text, colors::kWarn);
     ImGui::Text("%zu pods not running (the first 200 are listed)", snap.unplaced.size());
@@ -307,31 +363,56 @@ void DrawCluster(const Snapshot& snap, UiState& ui) {
   }
   PendingLane(snap, ui);
 
-  const auto card = compact ? CompactCard : NodeCard;
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = compact ? Em(0.3f) : Em(0.6f);
   const float min_w = compact ? Em(9) : Em(17);
   const int per_row = std::max(1, static_cast<int>((avail + gap) / (min_w + gap)));
   const float w = std::max(min_w, (avail - gap * static_cast<float>(per_row - 1)) / static_cast<float>(per_row));
-  const auto n = static_cast<int>(snap.nodes.size());
-  for (int row = 0; row * per_row < n; ++row) {
-    const int first = row * per_row, last = std::min(n, first + per_row);
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    float row_h = 0;
-    for (int i = first; i < last; ++i) row_h = std::max(row_h, card(snap, snap.nodes[i], origin, w, false, ui));
-    if (ImGui::IsRectVisible(origin, ImVec2(origin.x + avail, origin.y + row_h))) {
-      for (int i = first; i < last; ++i) {
-        const ImVec2 pos(origin.x + static_cast<float>(i - first) * (w + gap), origin.y);
-        const ImVec2 end(pos.x + w, pos.y + row_h);
-        ImGui::GetWindowDrawList()->AddRectFilled(pos, end, colors::kCard, Em(0.3f));
-        ImGui::GetWindowDrawList()->AddRect(pos, end, colors::kCardBorder, Em(0.3f));
-        card(snap, snap.nodes[i], pos, w, true, ui);
-      }
+  // A card of the group: a node (i >= 0) or a NodeClaim to launch (claims after the nodes).
+  auto card = [&](const Group& g, int item, ImVec2 pos, bool draw) {
+    const int nodes = static_cast<int>(g.nodes.size());
+    if (item < nodes) {
+      const NodeView& nv = snap.nodes[g.nodes[item]];
+      return compact ? CompactCard(snap, nv, pos, w, draw, ui) : NodeCard(snap, nv, pos, w, draw, ui);
     }
-    ImGui::SetCursorScreenPos(origin);
-    ImGui::Dummy(ImVec2(avail, row_h + gap));
+    return GhostCard(snap, snap.claims[g.claims[item - nodes]], pos, w, draw, compact, ui);
+  };
+  const std::vector<Group> groups = Groups(snap);
+  const bool headers = groups.size() > 1 || (!groups.empty() && (!groups[0].zone.empty() || !groups[0].pool.empty()));
+  for (const Group& g : groups) {
+    if (headers) GroupHeader(g);
+    const int n = static_cast<int>(g.nodes.size() + g.claims.size());
+    for (int row = 0; row * per_row < n; ++row) {
+      const int first = row * per_row, last = std::min(n, first + per_row);
+      const ImVec2 origin = ImGui::GetCursorScreenPos();
+      float row_h = 0;
+      for (int i = first; i < last; ++i) row_h = std::max(row_h, card(g, i, origin, false));
+      if (ImGui::IsRectVisible(origin, ImVec2(origin.x + avail, origin.y + row_h))) {
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        for (int i = first; i < last; ++i) {
+          const ImVec2 pos(origin.x + static_cast<float>(i - first) * (w + gap), origin.y);
+          const ImVec2 end(pos.x + w, pos.y + row_h);
+          if (i >= static_cast<int>(g.nodes.size())) {  // a NodeClaim to launch: a ghost
+            dl->AddRectFilled(pos, end, colors::kGhostFill, Em(0.3f));
+            DashedRect(dl, pos, end, colors::kNew, Em(0.1f));
+          } else if (const NodeView& nv = snap.nodes[g.nodes[i]]; nv.launched) {  // launched in this run
+            dl->AddRectFilled(pos, end, colors::kCard, Em(0.3f));
+            dl->AddRect(pos, end, colors::kNew, Em(0.3f), 0, Em(0.12f));
+          } else if (InFlight(*nv.node)) {
+            dl->AddRectFilled(pos, end, colors::kCard, Em(0.3f));
+            DashedRect(dl, pos, end, colors::kInFlight, Em(0.1f));
+          } else {
+            dl->AddRectFilled(pos, end, colors::kCard, Em(0.3f));
+            dl->AddRect(pos, end, colors::kCardBorder, Em(0.3f));
+          }
+          card(g, i, pos, true);
+        }
+      }
+      ImGui::SetCursorScreenPos(origin);
+      ImGui::Dummy(ImVec2(avail, row_h + gap));
+    }
   }
-  if (n == 0) ImGui::TextDisabled("No nodes in the scenario.");
+  if (snap.nodes.empty() && snap.claims.empty()) ImGui::TextDisabled("No nodes in the scenario.");
 }
 
 }  // namespace kplace::app

@@ -2,7 +2,8 @@
 // verdict per node (the rejecting plugin and its reasons), the Score table per plugin (raw, normalized, weight,
 // weighted, total), the chosen node and its tie set, the FailedScheduling message, and DefaultPreemption's
 // candidates and choice. A node rejected for an untolerated taint offers "add toleration" (a direct edit). Pods of
-// a background run (no explanations recorded) get theirs on demand from the Web Worker, shown as JSON.
+// a background run (no explanations recorded) get theirs on demand from the Web Worker, shown as JSON. In karpenter
+// and cluster modes Karpenter's record comes first (karpenter_inspector.cpp).
 #include <algorithm>
 #include <string>
 
@@ -282,9 +283,16 @@ void DrawInspector(const Snapshot& snap, const Session& session, UiState& ui) {
                   ImGui::GetStyle().FramePadding.x * 2);
   if (ImGui::SmallButton("close")) ui.selected_pod.clear();
 
+  const bool karpenter_mode = pod.karpenter != nullptr;  // Karpenter alone: no kube-scheduler attempts
   switch (pod.status) {
     case PodStatus::Scheduled:
-      Wrapped(colors::kOk, "Scheduled on " + r.node);
+      Wrapped(colors::kOk,
+              karpenter_mode ? "Karpenter expects it on the existing node " + r.node : "Scheduled on " + r.node);
+      if (!r.node_claim.empty())
+        Wrapped(colors::kNew, "Its Node is NodeClaim " + r.node_claim + ", launched by Karpenter in this run.");
+      break;
+    case PodStatus::OnNewClaim:
+      Wrapped(colors::kNew, "Not running yet: Karpenter would launch a NodeClaim for it.");
       break;
     case PodStatus::BoundAtStart:
       Wrapped(colors::kTextDim, "Already bound to " + r.node + " in the input (spec.nodeName): not scheduled.");
@@ -299,14 +307,27 @@ void DrawInspector(const Snapshot& snap, const Session& session, UiState& ui) {
       if (r.explanations.empty()) return;
       break;
     case PodStatus::Terminal:
-      Wrapped(colors::kTextDim, "Not scheduled (phase Succeeded/Failed).");
+      Wrapped(colors::kTextDim, karpenter_mode ? "Not considered by Karpenter (phase Succeeded/Failed)."
+                                               : "Not scheduled (phase Succeeded/Failed).");
       return;
     case PodStatus::Pending:
-      Wrapped(colors::kWarn, "Pending. FailedScheduling: " + r.unschedulable);
+      if (!karpenter_mode) Wrapped(colors::kWarn, "Pending. FailedScheduling: " + r.unschedulable);
       if (!r.nominated_node.empty()) Wrapped(colors::kTextDim, "status.nominatedNodeName: " + r.nominated_node);
       break;
   }
 
+  // Karpenter's view (karpenter mode; cluster mode: the rounds it considered the pod in), then kube-scheduler's.
+  if (karpenter_mode || !r.karpenter.empty() || !r.disagreement.empty()) {
+    ImGui::PushID("karpenter");
+    DrawKarpenterInspector(snap, pod, ui);
+    ImGui::PopID();
+    if (karpenter_mode) {
+      if (!snap.explained) OnDemandExplanation(pod, session, ui);  // candidates on demand
+      return;
+    }
+    ImGui::Separator();
+    ImGui::TextUnformatted("kube-scheduler");
+  }
   if (!snap.explained && !r.attempts.empty()) {
     OnDemandExplanation(pod, session, ui);
     return;

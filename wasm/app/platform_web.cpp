@@ -75,7 +75,8 @@ void SetClipboard(void*, const char* text) {
 void BuildFonts(float scale) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
-  // Latin-1, general punctuation (dashes, ellipsis), arrows, check marks.
+  // Latin-1, general punctuation (dashes, ellipsis), arrows, check marks. The site's fonts are subset to these
+  // (wasm/CMakeLists.txt KPLACE_FONT_UNICODES): widen both together.
   static const ImWchar kRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2713, 0x2717, 0};
   ImFontConfig cfg;
   cfg.FontDataOwnedByAtlas = false;

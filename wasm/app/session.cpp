@@ -6,6 +6,7 @@
 
 #include "core/io/result_writer.h"
 #include "core/io/scenario_parser.h"
+#include "core/model/symbol.h"
 #include "core/scheduler/framework/types.h"
 #include "core/sim/admission.h"
 #include "wasm/engine.h"
@@ -26,13 +27,56 @@ std::string OwnerOf(const Pod* pod, const sim::PodResult& r) {
   return r.key.substr(r.key.find('/') + 1);
 }
 
-PodStatus StatusOf(const sim::PodResult& r) {
+PodStatus StatusOf(const sim::PodResult& r, const karpenter::PodOutcome* k) {
   if (!r.preempted_by.empty()) return PodStatus::Preempted;
   if (r.bound_at_start) return PodStatus::BoundAtStart;
   if (!r.scheduling_gates.empty()) return PodStatus::Gated;
   if (!r.node.empty()) return PodStatus::Scheduled;
-  if (!r.attempts.empty()) return PodStatus::Pending;
+  if (k) {  // karpenter mode: no kube-scheduler attempts; Karpenter's outcome decides
+    if (k->kind == karpenter::PodOutcomeKind::Claim) return PodStatus::OnNewClaim;
+    if (k->kind != karpenter::PodOutcomeKind::NotProvisionable || !k->reason.empty()) return PodStatus::Pending;
+    return PodStatus::Terminal;
+  }
+  if (!r.attempts.empty() || !r.unschedulable.empty()) return PodStatus::Pending;
   return PodStatus::Terminal;
+}
+
+const InstanceType* FindInstanceType(const Scenario& sc, const std::string& name) {
+  for (const auto& it : sc.instance_types)
+    if (it.meta.name == name) return &it;
+  return nullptr;
+}
+
+Resource AllocatableOf(const Scenario& sc, const std::string& instance_type) {
+  Resource r;
+  if (const InstanceType* it = FindInstanceType(sc, instance_type)) {
+    r = it->capacity;
+    r.Add(it->overhead, -1);
+  }
+  return r;
+}
+
+// The Node a launched NodeClaim became, as the views need it: the claim's labels (plus the well-known ones from its
+// decision), its taints (startupTaints are gone before kube-scheduler binds) and its instance type's allocatable.
+Node NodeOfClaim(const sim::LaunchedNodeClaim& lc, const Scenario& sc) {
+  Node n;
+  n.meta.name = lc.node;
+  n.name_symbol = Intern(lc.node);
+  const karpenter::ClaimOutcome& c = lc.claim;
+  auto& labels = n.meta.label_text;
+  for (const auto& [key, value] : c.labels) labels.emplace(key, value);
+  for (auto [key, value] : {std::pair<const char*, const std::string*>{"karpenter.sh/nodepool", &c.node_pool},
+                            {"node.kubernetes.io/instance-type", &c.instance_type},
+                            {"topology.kubernetes.io/zone", &c.zone},
+                            {"karpenter.sh/capacity-type", &c.capacity_type},
+                            {"kubernetes.io/hostname", &lc.node}})
+    if (!value->empty()) labels.emplace(key, *value);
+  for (const auto& [key, value] : labels) n.meta.labels.Set(Intern(key), Intern(value));
+  n.taints = c.taints;
+  n.allocatable = AllocatableOf(sc, c.instance_type);
+  n.capacity = n.allocatable;
+  if (const InstanceType* it = FindInstanceType(sc, c.instance_type)) n.capacity = it->capacity;
+  return n;
 }
 
 std::vector<std::string> Strings(const io::Json& j) {
@@ -101,6 +145,8 @@ sim::SimResult ResultFromJson(const io::Json& j, const Scenario& sc) {
       ev.reason = StringAt(e, "reason");
       ev.pod = StringAt(e, "pod");
       ev.message = StringAt(e, "message");
+      ev.source = StringAt(e, "source");
+      ev.object = StringAt(e, "object");
       r.events.push_back(std::move(ev));
     }
   if (auto pre = j.find("preempted"); pre != j.end()) r.preempted = Strings(*pre);
@@ -116,6 +162,7 @@ sim::SimResult ResultFromJson(const io::Json& j, const Scenario& sc) {
     summary.name = n.meta.name;
     r.nodes.push_back(std::move(summary));
   }
+  if (j.contains("rounds")) ClusterFromJson(j, r);  // cluster mode with NodePools (sc has the launched Nodes)
   std::vector<bool> listed(r.pods.size(), false);
   auto list = [&](std::size_t i) {
     const auto& pr = r.pods[i];
@@ -132,14 +179,39 @@ sim::SimResult ResultFromJson(const io::Json& j, const Scenario& sc) {
     if (auto it = where.find(e.pod); it != where.end()) list(it->second);
   }
   for (std::size_t i = 0; i < r.pods.size(); ++i) list(i);
+  if (sc.simulation.mode == Mode::Karpenter) {  // no kube-scheduler: Karpenter's outcomes decide, as in Run
+    r.karpenter = KarpenterFromJson(j, sc);
+    for (auto& pr : r.pods) pr.attempts.clear();
+    for (auto& n : r.nodes) n.pods.clear();  // Index lists them, as for a run in the frame
+  }
   return r;
+}
+
+void AddLaunchedNodes(Scenario& sc, const std::vector<sim::LaunchedNodeClaim>& claims) {
+  if (claims.empty()) return;
+  const std::size_t first = sc.nodes.size();
+  for (const auto& lc : claims) sc.nodes.push_back(NodeOfClaim(lc, sc));
+  sim::ExpandDaemonSets(sc, first);
 }
 
 // Derives what the views draw from: which pods sit on which node and what they request. Display arithmetic only;
 // placement comes from the result (rebuilt from result_json when given: a background run).
 void Index(Snapshot& s, const io::Json* result_json = nullptr) {
-  sim::ExpandDaemonSets(s.scenario, 0);  // admission adds these inside the run; the views need their requests
-  if (result_json) s.result = ResultFromJson(*result_json, s.scenario);
+  const bool karpenter_mode = s.scenario.simulation.mode == Mode::Karpenter;
+  // Admission adds these inside the run (not in karpenter mode: Karpenter reserves their overhead itself); the views
+  // need their requests.
+  if (!karpenter_mode) sim::ExpandDaemonSets(s.scenario, 0);
+  // cluster mode: the launched NodeClaims are Nodes now, with DaemonSet pods of their own (a background run's result
+  // lists pods on them: add them before reading it).
+  if (result_json) {
+    AddLaunchedNodes(s.scenario, LaunchedFromJson(*result_json));
+    s.result = ResultFromJson(*result_json, s.scenario);
+  } else {
+    AddLaunchedNodes(s.scenario, s.result.node_claims);
+  }
+  std::unordered_map<std::string, const karpenter::PodOutcome*> outcomes;
+  if (s.result.karpenter)
+    for (const auto& o : s.result.karpenter->pods) outcomes.emplace(o.key, &o);
   std::unordered_map<std::string, const Pod*> objects;
   for (const auto& p : s.scenario.pods) objects.emplace(p.Key(), &p);
   framework::PodRequestsOptions opts;
@@ -154,7 +226,8 @@ void Index(Snapshot& s, const io::Json* result_json = nullptr) {
     auto it = objects.find(r.key);
     v.pod = it == objects.end() ? nullptr : it->second;
     v.owner = OwnerOf(v.pod, r);
-    v.status = StatusOf(r);
+    if (auto k = outcomes.find(r.key); k != outcomes.end()) v.karpenter = k->second;
+    v.status = StatusOf(r, v.karpenter);
     if (v.pod) v.requests = framework::PodRequests(*v.pod, opts);
     s.pod_index.emplace(v.key, static_cast<int>(s.pods.size()));
     if (v.status == PodStatus::Pending || v.status == PodStatus::Gated || v.status == PodStatus::Preempted)
@@ -164,11 +237,14 @@ void Index(Snapshot& s, const io::Json* result_json = nullptr) {
 
   std::unordered_map<std::string, const Node*> nodes;
   for (const auto& n : s.scenario.nodes) nodes.emplace(n.meta.name, &n);
+  std::unordered_map<std::string, const sim::LaunchedNodeClaim*> launched;
+  for (const auto& lc : s.result.node_claims) launched.emplace(lc.node, &lc);
   for (const auto& summary : s.result.nodes) {
     NodeView nv;
     auto it = nodes.find(summary.name);
     if (it == nodes.end()) continue;
     nv.node = it->second;
+    if (auto l = launched.find(summary.name); l != launched.end()) nv.launched = l->second;
     s.node_index.emplace(summary.name, static_cast<int>(s.nodes.size()));
     for (const auto& key : summary.pods) {
       int i = s.FindPod(key);
@@ -178,6 +254,37 @@ void Index(Snapshot& s, const io::Json* result_json = nullptr) {
     }
     s.nodes.push_back(std::move(nv));
   }
+
+  // karpenter mode: the result lists no pods per node; the pods bound in the input, then those Karpenter expects
+  // on an existing node.
+  if (s.result.karpenter) {
+    for (bool at_start : {true, false})
+      for (std::size_t i = 0; i < s.pods.size(); ++i) {
+        const sim::PodResult& r = *s.pods[i].result;
+        if (r.node.empty() || r.bound_at_start != at_start) continue;
+        const int n = s.FindNode(r.node);
+        if (n < 0) continue;
+        s.nodes[n].pods.push_back(static_cast<int>(i));
+        s.nodes[n].requested.Add(s.pods[i].requests);
+      }
+  }
+
+  // karpenter mode: the NodeClaims Karpenter would launch, with the pods it put on them.
+  if (s.result.karpenter) {
+    for (const auto& c : s.result.karpenter->claims) {
+      ClaimView cv;
+      cv.claim = &c;
+      cv.allocatable = AllocatableOf(s.scenario, c.instance_type);
+      for (const auto& key : c.pods) {
+        const int i = s.FindPod(key);
+        if (i < 0) continue;
+        s.pods[i].claim = static_cast<int>(s.claims.size());
+        cv.pods.push_back(i);
+      }
+      s.claims.push_back(std::move(cv));
+    }
+  }
+  IndexEvents(s);
 }
 
 }  // namespace

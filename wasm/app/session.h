@@ -25,7 +25,8 @@
 
 namespace kplace::app {
 
-enum class PodStatus : std::uint8_t { Scheduled, Pending, Gated, BoundAtStart, Preempted, Terminal };
+// OnNewClaim: karpenter mode, Karpenter put the pod on a NodeClaim it would launch (no Node exists yet).
+enum class PodStatus : std::uint8_t { Scheduled, Pending, Gated, BoundAtStart, Preempted, Terminal, OnNewClaim };
 
 // Display data of one pod, derived once per run.
 struct PodView {
@@ -36,17 +37,41 @@ struct PodView {
   const sim::PodResult* result = nullptr;
   const Pod* pod = nullptr;  // nullptr if the scenario has no such pod object
   Resource requests;         // what the pod occupies (framework PodRequests)
+  // karpenter mode: Karpenter's outcome for the pod; the ghost claim it was put on (index into Snapshot::claims).
+  const karpenter::PodOutcome* karpenter = nullptr;
+  int claim = -1;
 };
 
 struct NodeView {
   const Node* node = nullptr;
   std::vector<int> pods;  // indices into Snapshot::pods, in bind order
   Resource requested;     // sum of the pods' requests
+  // cluster mode: the NodeClaim Karpenter launched that became this Node (its Node object is synthesised from the
+  // claim for display: Snapshot::launched_nodes).
+  const sim::LaunchedNodeClaim* launched = nullptr;
+};
+
+// karpenter mode: a NodeClaim Karpenter would launch (drawn as a ghost card holding its pods).
+struct ClaimView {
+  const karpenter::ClaimOutcome* claim = nullptr;
+  std::vector<int> pods;  // indices into Snapshot::pods, in Karpenter's add order
+  Resource allocatable;   // of its instance type (capacity - overhead); zero when the catalogue lacks it
+};
+
+// One row of the Events panel: the run's events (cluster mode: kube-scheduler's and Karpenter's), then, in karpenter
+// mode, Karpenter's decisions in its event wording.
+struct EventRow {
+  const sim::Event* event = nullptr;
+  bool karpenter = false;  // reported by Karpenter (Event::source)
+  std::string object;      // "pod/<name>", "NodeClaim/<name>", ...
 };
 
 // One run of the core over one text. Immutable once built; internal pointers point into its own members.
 struct Snapshot {
-  Scenario scenario;  // as parsed, DaemonSet pods expanded (admission), before scheduling
+  // As parsed, DaemonSet pods expanded (admission), before scheduling. cluster mode: plus a Node per launched
+  // NodeClaim (labels, taints and allocatable from the claim and its instance type; item_index -1: not in the text,
+  // so no direct edits) and its DaemonSet pods.
+  Scenario scenario;
   sim::SimResult result;
   std::string result_json;  // exactly `kplace run --format json`
   std::vector<NodeView> nodes;
@@ -54,13 +79,28 @@ struct Snapshot {
   std::vector<int> unplaced;  // Pending, Gated and Preempted pods
   std::unordered_map<std::string, int> pod_index;
   std::unordered_map<std::string, int> node_index;  // name -> index into nodes
+  std::vector<ClaimView> claims;                    // karpenter mode: the NodeClaims to launch
+  std::vector<sim::Event> karpenter_events;         // derived from Karpenter's records (see EventRow)
+  std::vector<EventRow> events;
   double run_ms = 0;
   bool explained = true;         // every pod's explanation was recorded (false for runs in the background)
   std::uint64_t generation = 0;  // which edit of the text produced it
 
   int FindPod(const std::string& key) const;
   int FindNode(const std::string& name) const;
+  // Karpenter's provisioning runs: the karpenter-mode result, or each cluster round's (nullptr / empty when none).
+  const karpenter::Result* karpenter() const { return result.karpenter ? &*result.karpenter : nullptr; }
+  bool has_karpenter() const { return result.karpenter.has_value() || !result.rounds.empty(); }
 };
+
+// Fills Snapshot::karpenter_events and events (karpenter_events.cpp).
+void IndexEvents(Snapshot& s);
+// karpenter mode: Karpenter's record from a background run's result JSON, without attempts (karpenter_json.cpp).
+karpenter::Result KarpenterFromJson(const io::Json& result_json, const Scenario& sc);
+// cluster mode: the launched NodeClaims, the rounds and the pods' Karpenter fields from it, into r (its pods first).
+void ClusterFromJson(const io::Json& result_json, sim::SimResult& r);
+// cluster mode: the launched NodeClaims alone (none in other modes).
+std::vector<sim::LaunchedNodeClaim> LaunchedFromJson(const io::Json& result_json);
 
 class Session {
  public:

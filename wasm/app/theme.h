@@ -39,6 +39,10 @@ inline constexpr ImU32 kSelected = IM_COL32(255, 255, 255, 255);
 inline constexpr ImU32 kOk = IM_COL32(110, 200, 120, 255);
 inline constexpr ImU32 kError = IM_COL32(240, 100, 100, 255);
 inline constexpr ImU32 kWarn = IM_COL32(235, 180, 70, 255);
+// Karpenter: NodeClaims launched in this run (new), to be launched (ghost), and Nodes not initialised (in flight).
+inline constexpr ImU32 kNew = IM_COL32(70, 200, 190, 255);
+inline constexpr ImU32 kGhostFill = IM_COL32(40, 44, 52, 110);
+inline constexpr ImU32 kInFlight = IM_COL32(150, 130, 230, 255);
 }  // namespace colors
 
 }  // namespace kplace::app

@@ -33,6 +33,11 @@ float Splitter(const char* id, bool vertical, float thickness, float length) {
   return vertical ? ImGui::GetIO().MouseDelta.x : ImGui::GetIO().MouseDelta.y;
 }
 
+// Tab flags: selected when the embedding API or a test asked for this tab.
+ImGuiTabItemFlags Select(const UiState& ui, const char* tab) {
+  return ui.select_tab == tab ? ImGuiTabItemFlags_SetSelected : 0;
+}
+
 const char* ModeName(Mode m) {
   switch (m) {
     case Mode::Scheduler:
@@ -43,6 +48,19 @@ const char* ModeName(Mode m) {
       return "cluster";
   }
   return "?";
+}
+
+const char* ModeHelp(Mode m) {
+  switch (m) {
+    case Mode::Scheduler:
+      return "kube-scheduler alone over the existing nodes";
+    case Mode::Karpenter:
+      return "one provisioning run of Karpenter over the pending pods: the NodeClaims it would launch";
+    case Mode::Cluster:
+      return "the loop a cluster runs: kube-scheduler binds, Karpenter launches NodeClaims for what stays pending, "
+             "until nothing changes";
+  }
+  return "";
 }
 
 }  // namespace
@@ -82,19 +100,24 @@ void DrawTopBar(Session& session, UiState& ui) {
   }
 
   const Snapshot* snap = session.snapshot();
+  // The mode switch, one click per mode: writes spec.mode into the text (an undoable edit).
   ImGui::SameLine(0, Em(1));
-  ImGui::SetNextItemWidth(Em(8));
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("Mode");
   const Mode mode = snap ? snap->scenario.simulation.mode : Mode::Cluster;
-  if (ImGui::BeginCombo("Mode", ModeName(mode))) {
-    for (Mode m : {Mode::Scheduler, Mode::Karpenter, Mode::Cluster}) {
-      if (ImGui::Selectable(ModeName(m), m == mode) && m != mode) {
-        if (auto text = json_text::WithMode(session.text(), ModeName(m))) {
-          session.PushUndo();
-          ReplaceText(session, ui, std::move(*text));
-        }
+  for (Mode m : {Mode::Scheduler, Mode::Karpenter, Mode::Cluster}) {
+    ImGui::SameLine(0, Em(0.2f));
+    const bool current = m == mode;
+    if (current) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::Button(ModeName(m)) && !current) {
+      if (auto text = json_text::WithMode(session.text(), ModeName(m))) {
+        session.PushUndo();
+        ReplaceText(session, ui, std::move(*text));
       }
     }
-    ImGui::EndCombo();
+    if (current) ImGui::PopStyleColor();
+    RecordTarget(ui, std::string("mode:") + ModeName(m));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ModeHelp(m));
   }
 
   ImGui::SameLine(0, Em(1));
@@ -118,15 +141,23 @@ void DrawTopBar(Session& session, UiState& ui) {
     ImGui::TextUnformatted(snap ? "input error - showing the last good result (stale)" : "input error");
     ImGui::PopStyleColor();
   } else if (snap) {
-    int placed = 0, pending = 0;
+    int placed = 0, pending = 0, on_claims = 0;
     for (const auto& p : snap->pods) {
       placed += p.status == PodStatus::Scheduled;
       pending += p.status == PodStatus::Pending || p.status == PodStatus::Gated;
+      on_claims += p.status == PodStatus::OnNewClaim;
     }
     ImGui::PushStyleColor(ImGuiCol_Text, colors::kOk);
     ImGui::Text("%d placed", placed);
     ImGui::PopStyleColor();
     ImGui::SameLine();
+    if (!snap->claims.empty()) {  // karpenter mode
+      ImGui::PushStyleColor(ImGuiCol_Text, colors::kNew);
+      ImGui::Text("%d on %zu NodeClaim%s to launch", on_claims, snap->claims.size(),
+                  snap->claims.size() == 1 ? "" : "s");
+      ImGui::PopStyleColor();
+      ImGui::SameLine();
+    }
     ImGui::PushStyleColor(ImGuiCol_Text, pending ? colors::kWarn : colors::kTextDim);
     ImGui::Text("%d pending", pending);
     ImGui::PopStyleColor();
@@ -192,12 +223,25 @@ void DrawApp(Session& session, UiState& ui) {
           ImGui::EndTabItem();
         }
       }
-      const std::string events = "Events (" + std::to_string(snap->result.events.size()) + ")###events";
-      const bool open = ImGui::BeginTabItem(events.c_str());
+      const std::string events = "Events (" + std::to_string(snap->events.size()) + ")###events";
+      const bool open = ImGui::BeginTabItem(events.c_str(), nullptr, Select(ui, "events"));
       RecordTarget(ui, "tab:events");
       if (open) {
         DrawEvents(*snap, ui);
         ImGui::EndTabItem();
+      }
+      if (snap->has_karpenter()) {
+        const std::string rounds = snap->karpenter()
+                                       ? std::string("Karpenter###rounds")
+                                       : "Rounds (" + std::to_string(snap->result.rounds.size()) + ")###rounds";
+        const bool open = ImGui::BeginTabItem(rounds.c_str(), nullptr, Select(ui, "rounds"));
+        RecordTarget(ui, "tab:rounds");
+        if (open) {
+          ImGui::BeginChild("rounds");
+          DrawRounds(*snap, ui);
+          ImGui::EndChild();
+          ImGui::EndTabItem();
+        }
       }
       ImGui::EndTabBar();
     }
@@ -205,6 +249,7 @@ void DrawApp(Session& session, UiState& ui) {
   }
   ImGui::EndChild();
   ImGui::End();
+  ui.select_tab.clear();
 
   // Direct edits and their undo, after the frame's panels stopped reading the snapshot they replace.
   const ImGuiIO& io = ImGui::GetIO();

@@ -26,8 +26,10 @@ struct UiState {
   std::optional<Edit> pending_edit;  // asked for by a panel this frame; applied after the frame is drawn
   bool undo_requested = false;
   std::string explain_request;  // a pod whose explanation the inspector asked for (background-run snapshots)
+  std::string select_tab;       // "events" or "rounds": brought to the front next frame (tests, the embedding API)
   // Screen rectangles (device pixels) of this frame's clickable edit targets, by name: "taint:<node>:<i>",
-  // "cordon:<node>", "tolerate:<node>", "tab:events", "tab:pod", "explain". For tests (window.kplace.targets()).
+  // "cordon:<node>", "tolerate:<node>", "tab:events", "tab:pod", "tab:rounds", "mode:<mode>", "explain". For tests
+  // (window.kplace.targets()).
   std::map<std::string, Rect> targets;
 };
 

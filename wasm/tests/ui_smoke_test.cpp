@@ -1,9 +1,11 @@
 // A headless smoke test of the playground's UI: the ImGui app (wasm/app, without the browser seam
-// platform_web.cpp) drawn for some frames over every preset without a renderer, with each pod selected, the
-// mouse swept over the window (hover tooltips), compact and full cluster views, every direct edit of every node
-// and its undo, and a background run answered the way the Web Worker answers. Every IM_ASSERT counts as a failure
+// platform_web.cpp) drawn for some frames over every preset and a Karpenter scenario (smoke_scenarios.h, in
+// karpenter and cluster mode) without a renderer, with each pod selected and each details tab shown, the mouse
+// swept over the window (hover tooltips), compact and full cluster views, every direct edit of every node and its
+// undo, and a background run answered the way the Web Worker answers. Every IM_ASSERT counts as a failure
 // (smoke_imconfig.h): unbalanced Begin/End or Push/Pop, bad IDs, ... Built for node by the wasm preset:
 //   node build/wasm/wasm/ui_smoke_test.js
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "wasm/app/theme.h"
 #include "wasm/app/ui.h"
 #include "wasm/engine.h"
+#include "wasm/tests/smoke_scenarios.h"
 
 namespace {
 
@@ -36,6 +39,131 @@ void Frame(kplace::app::Session& session, kplace::app::UiState& ui, ImVec2 mouse
   ++frames;
 }
 
+// Draws the session's scenario every way a user can: hover everywhere, each pod selected with each details tab,
+// compact and full cards, every direct edit of every node in the text and its undo.
+void Exercise(kplace::app::Session& session, kplace::app::UiState& ui, const std::string& name) {
+  using kplace::app::Edit;
+  if (!session.snapshot() || !session.error().empty()) {
+    std::printf("FAIL %s: %s\n", name.c_str(), session.error().c_str());
+    ++failures;
+    return;
+  }
+  for (int i = 0; i < 3; ++i) Frame(session, ui);
+  for (const char* tab : {"rounds", "events"}) {
+    ui.select_tab = tab;
+    for (float y = 0; y < 800; y += 37)  // hover everything: tooltips, hovered badges and chips
+      for (float x = 0; x < 1280; x += 53) Frame(session, ui, ImVec2(x, y));
+  }
+  std::vector<std::string> pods;
+  for (const auto& pod : session.snapshot()->pods) pods.push_back(pod.key);
+  for (const auto& key : pods) {
+    ui.selected_pod = key;
+    Frame(session, ui);
+    for (float y = 400; y < 800; y += 41) Frame(session, ui, ImVec2(1000, y));  // the inspector's tooltips
+    ui.events_selected_only = !ui.events_selected_only;
+    for (const char* tab : {"events", "rounds"}) {
+      ui.select_tab = tab;
+      Frame(session, ui);
+      Frame(session, ui);
+    }
+  }
+  ui.selected_pod.clear();
+  for (int compact : {1, 0, -1}) {
+    ui.compact = compact;
+    Frame(session, ui);
+  }
+  // Every direct edit of every node written in the text (Nodes Karpenter launched are not), each undone.
+  struct NodeInfo {
+    std::string name;
+    std::size_t taints;
+    bool cordoned;
+  };
+  std::vector<NodeInfo> nodes;
+  for (const auto& nv : session.snapshot()->nodes)
+    if (nv.node->item_index >= 0)
+      nodes.push_back(NodeInfo{nv.node->meta.name, nv.node->taints.size(), nv.node->unschedulable});
+  for (const auto& [node, taints, cordoned] : nodes) {
+    std::vector<Edit> edits = {Edit{cordoned ? Edit::Kind::Uncordon : Edit::Kind::Cordon, node, 0, "", ""}};
+    for (std::size_t t = 0; t < taints; ++t) {
+      edits.push_back(Edit{Edit::Kind::TaintEffect, node, t, "", ""});
+      edits.push_back(Edit{Edit::Kind::RemoveTaint, node, t, "", ""});
+      if (!pods.empty()) edits.push_back(Edit{Edit::Kind::AddToleration, node, t, "", pods.front()});
+    }
+    for (const auto& edit : edits) {
+      const std::string before = session.text();
+      if (!kplace::app::ApplyEdit(session, ui, edit)) {
+        std::printf("FAIL %s: edit %d of %s did not apply\n", name.c_str(), static_cast<int>(edit.kind), node.c_str());
+        ++failures;
+        continue;
+      }
+      if (!session.error().empty()) {
+        std::printf("FAIL %s: edit %d of %s: %s\n", name.c_str(), static_cast<int>(edit.kind), node.c_str(),
+                    session.error().c_str());
+        ++failures;
+      }
+      Frame(session, ui);
+      kplace::app::UndoEdit(session, ui);
+      if (session.text() != before) {
+        std::printf("FAIL %s: undo of edit %d of %s\n", name.c_str(), static_cast<int>(edit.kind), node.c_str());
+        ++failures;
+      }
+    }
+  }
+}
+
+// The session's scenario answered as a background run (the Web Worker's envelope): the views rebuild Karpenter's
+// records from the result JSON and must put every pod where the run in the frame did, then draw them.
+void Background(kplace::app::Session& session, kplace::app::UiState& ui, const std::string& name) {
+  const kplace::app::Snapshot* fg = session.snapshot();
+  if (!fg) return;
+  auto layout = [](const kplace::app::Snapshot& snap) {
+    std::vector<std::string> out;
+    for (const auto& pod : snap.pods) out.push_back(pod.key + ":" + std::to_string(static_cast<int>(pod.status)));
+    for (const auto& nv : snap.nodes) {
+      std::string line = nv.node->meta.name + (nv.launched ? "(new)" : "") + ":";
+      for (int i : nv.pods) line += " " + snap.pods[i].key;
+      out.push_back(line);
+    }
+    for (const auto& cv : snap.claims) out.push_back("claim " + cv.claim->name + ":" + std::to_string(cv.pods.size()));
+    return out;
+  };
+  const std::vector<std::string> want = layout(*fg);
+  std::uint64_t asked = 0;
+  std::string text;
+  session.SetAsyncRunner(
+      [&](std::uint64_t seq, const std::string& t) {
+        asked = seq;
+        text = t;
+      },
+      0);
+  session.Rerun();
+  const kplace::wasm::Outcome out = kplace::wasm::RunText(text, false, false);
+  const kplace::io::Json envelope = {{"status", "success"}, {"result", kplace::io::ResultToJson(out.result)}};
+  if (!session.Complete(asked, envelope.dump()) || !session.snapshot()) {
+    std::printf("FAIL %s: the background answer was not taken: %s\n", name.c_str(), session.error().c_str());
+    ++failures;
+  } else {
+    const std::vector<std::string> got = layout(*session.snapshot());
+    for (std::size_t i = 0; i < std::max(want.size(), got.size()); ++i) {
+      const std::string w = i < want.size() ? want[i] : "", g = i < got.size() ? got[i] : "";
+      if (w == g) continue;
+      std::printf("FAIL %s in the background: %s, not %s\n", name.c_str(), g.c_str(), w.c_str());
+      ++failures;
+      break;
+    }
+    for (const auto& pod : session.snapshot()->pods) {
+      ui.selected_pod = pod.key;
+      for (const char* tab : {"events", "rounds"}) {
+        ui.select_tab = tab;
+        Frame(session, ui);
+      }
+    }
+    ui.selected_pod.clear();
+  }
+  session.SetAsyncRunner(nullptr, 0);
+  session.Rerun();
+}
+
 }  // namespace
 
 void KplaceSmokeAssertFailed(const char* expr, const char* file, int line) {
@@ -44,7 +172,6 @@ void KplaceSmokeAssertFailed(const char* expr, const char* file, int line) {
 }
 
 int main() {
-  using kplace::app::Edit;
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
@@ -62,66 +189,33 @@ int main() {
   const auto& presets = kplace::app::Presets();
   for (int p = 0; p < static_cast<int>(presets.size()); ++p) {
     kplace::app::LoadPreset(session, ui, p);
-    if (!session.snapshot() || !session.error().empty()) {
-      std::printf("FAIL preset %s: %s\n", presets[p].name.c_str(), session.error().c_str());
+    Exercise(session, ui, presets[p].name);
+  }
+  // Karpenter: the smoke scenario in karpenter mode, then switched to cluster mode (the top bar's Mode switch).
+  kplace::app::ReplaceText(session, ui, kplace::smoke::kKarpenter);
+  Exercise(session, ui, "karpenter-smoke");
+  Background(session, ui, "karpenter-smoke");
+  if (const auto* snap = session.snapshot(); snap && session.error().empty()) {
+    bool on_claim = false;
+    for (const auto& pod : snap->pods) on_claim |= pod.status == kplace::app::PodStatus::OnNewClaim;
+    if (snap->claims.empty() || !on_claim || snap->events.empty()) {
+      std::printf("FAIL karpenter-smoke: no NodeClaim to launch, no pod on one, or no Karpenter events\n");
       ++failures;
-      continue;
     }
-    for (int i = 0; i < 3; ++i) Frame(session, ui);
-    for (float y = 0; y < 800; y += 37)  // hover everything: tooltips, hovered badges and chips
-      for (float x = 0; x < 1280; x += 53) Frame(session, ui, ImVec2(x, y));
-    std::vector<std::string> pods;
-    for (const auto& pod : session.snapshot()->pods) pods.push_back(pod.key);
-    for (const auto& key : pods) {
-      ui.selected_pod = key;
-      Frame(session, ui);
-      Frame(session, ui);
-      ui.events_selected_only = !ui.events_selected_only;
-      Frame(session, ui);
-    }
-    ui.selected_pod.clear();
-    for (int compact : {1, 0, -1}) {
-      ui.compact = compact;
-      Frame(session, ui);
-    }
-    // Every direct edit of every node, each undone.
-    struct NodeInfo {
-      std::string name;
-      std::size_t taints;
-      bool cordoned;
-    };
-    std::vector<NodeInfo> nodes;
-    for (const auto& nv : session.snapshot()->nodes)
-      nodes.push_back(NodeInfo{nv.node->meta.name, nv.node->taints.size(), nv.node->unschedulable});
-    for (const auto& [node, taints, cordoned] : nodes) {
-      std::vector<Edit> edits = {Edit{cordoned ? Edit::Kind::Uncordon : Edit::Kind::Cordon, node, 0, "", ""}};
-      for (std::size_t t = 0; t < taints; ++t) {
-        edits.push_back(Edit{Edit::Kind::TaintEffect, node, t, "", ""});
-        edits.push_back(Edit{Edit::Kind::RemoveTaint, node, t, "", ""});
-        if (!pods.empty()) edits.push_back(Edit{Edit::Kind::AddToleration, node, t, "", pods.front()});
-      }
-      for (const auto& edit : edits) {
-        const std::string before = session.text();
-        if (!kplace::app::ApplyEdit(session, ui, edit)) {
-          std::printf("FAIL preset %s: edit %d of %s did not apply\n", presets[p].name.c_str(),
-                      static_cast<int>(edit.kind), node.c_str());
-          ++failures;
-          continue;
-        }
-        if (!session.error().empty()) {
-          std::printf("FAIL preset %s: edit %d of %s: %s\n", presets[p].name.c_str(), static_cast<int>(edit.kind),
-                      node.c_str(), session.error().c_str());
-          ++failures;
-        }
-        Frame(session, ui);
-        kplace::app::UndoEdit(session, ui);
-        if (session.text() != before) {
-          std::printf("FAIL preset %s: undo of edit %d of %s\n", presets[p].name.c_str(), static_cast<int>(edit.kind),
-                      node.c_str());
-          ++failures;
-        }
-      }
-    }
+  }
+  // The top bar's mode switch, clicked: one undoable edit of spec.mode.
+  Frame(session, ui);
+  if (auto it = ui.targets.find("mode:cluster"); it != ui.targets.end()) {
+    const ImVec2 c((it->second.x0 + it->second.x1) / 2, (it->second.y0 + it->second.y1) / 2);
+    Frame(session, ui, c, true);
+    Frame(session, ui, c, false);
+  }
+  if (session.text().find("\"mode\": \"cluster\"") == std::string::npos || !session.can_undo()) {
+    std::printf("FAIL karpenter-smoke: the mode switch did not set cluster mode\n");
+    ++failures;
+  } else {
+    Exercise(session, ui, "karpenter-smoke (cluster mode)");
+    Background(session, ui, "karpenter-smoke (cluster mode)");
   }
 
   // A background run: the runner gets the text, the answer comes back as the Web Worker sends it.

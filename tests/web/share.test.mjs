@@ -1,0 +1,448 @@
+// Share links, embeds, autosave, cluster import and export, end to end in headless Chromium (same setup as
+// e2e.test.mjs): a copied link opens the same scenario, result and selected pod in a new page; corrupt, truncated
+// and unknown-version links open the default scenario with a message; preset links and query-over-fragment;
+// autosave across a reload and "Restore my last edit" after opening a link; the example docs page embeds two
+// scenarios whose iframes resize to the height the embeds post; kubectl JSON and YAML imports (fixtures generated
+// here); a 5,000-node / 150,000-pod dump imports while frames keep drawing; exports download.
+//   node --test tests/web/share.test.mjs    (after `cmake --build --preset wasm`; `npm ci` at the top and in tests/web)
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { chromium } from 'playwright-core';
+import YAML from 'yaml';
+
+import { repoRoot, siteDir } from './kplace_core.mjs';
+import { serve } from './site_server.mjs';
+
+const CHROMIUM = process.env.KPLACE_CHROMIUM || '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-quic', '--no-first-run',
+              '--disable-background-networking', '--disable-component-update', '--disable-sync',
+              '--enable-unsafe-swiftshader', '--use-angle=swiftshader'];
+const outDir = path.join(repoRoot, 'build/web-e2e');
+const golden = (name) => JSON.parse(readFileSync(path.join(repoRoot, 'tests/golden', name + '.json'), 'utf8'));
+const preset = (name) => readFileSync(path.join(repoRoot, 'presets', name + '.json'), 'utf8');
+
+let server, browser;
+const problems = [];  // console errors and uncaught exceptions, checked at the end
+
+async function newContext() {
+  return browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true,
+                              permissions: ['clipboard-read', 'clipboard-write'] });
+}
+async function open(context, url = server.url) {
+  const p = await context.newPage();
+  p.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  p.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await p.goto(url);
+  await p.evaluate(() => window.kplace.ready);
+  return p;
+}
+const frames = (p, n = 2) => p.evaluate((k) => new Promise((resolve) => {
+  const target = window.kplace.frames() + k;
+  const poll = () => (window.kplace.frames() >= target ? resolve() : requestAnimationFrame(poll));
+  poll();
+}), n);
+const state = (p) => p.evaluate(() => ({ text: window.kplace.text(), result: window.kplace.result(),
+                                         pod: window.kplace.selected(), message: window.kplace.message() }));
+const waitIdle = (p) => p.evaluate(() => new Promise((resolve) => {
+  const poll = () => (window.kplace.running() ? setTimeout(poll, 50) : resolve());
+  poll();
+}));
+
+before(async () => {
+  mkdirSync(outDir, { recursive: true });
+  server = await serve(siteDir);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('Copy link round-trip: the same scenario, mode, result and selected pod in a new page', async () => {
+  const ctx = await newContext();
+  const page = await open(ctx);
+  await page.evaluate((t) => window.kplace.load(t), preset('taint-effects'));
+  assert.equal(await page.evaluate(() => window.kplace.setMode('cluster')), true);
+  await page.evaluate(() => window.kplace.select('default/big'));
+  const before = await state(page);
+  assert.match(before.text, /"mode": "cluster"/);
+  await page.click('#kp-copy-link');
+  await page.waitForFunction(() => /Link copied/.test(window.kplace.message() || ''));
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(link, await page.evaluate(() => window.kplace.shareLink()));
+  assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/#k1:[A-Za-z0-9_-]+$/);
+  const size = await page.textContent('#kp-size');
+  assert.match(size, /KB|bytes/);
+  console.log(`# taint-effects link: ${link.length} characters (${size}); scenario ${before.text.length} bytes`);
+  const other = await open(await newContext(), link);
+  const after = await state(other);
+  assert.equal(after.text, before.text);
+  assert.deepEqual(after.result, before.result);
+  assert.equal(after.pod, 'default/big');
+  assert.equal(after.message, null);
+  await frames(other, 2);
+  await other.screenshot({ path: path.join(outDir, 'share-link-opened.png') });
+  await ctx.close();
+  await other.context().close();
+});
+
+test('a long link says so and offers the scenario file', async () => {
+  const ctx = await newContext();
+  const page = await open(ctx);
+  // Random labels do not compress: the link grows past 8 KB.
+  const items = [{ apiVersion: 'kplace.dev/v1alpha1', kind: 'Simulation', metadata: { name: 's' }, spec: { mode: 'scheduler' } }];
+  for (let i = 0; i < 150; i++) {
+    const labels = {};
+    for (let j = 0; j < 8; j++) labels[`l${j}`] = Math.random().toString(36).slice(2);
+    items.push({ apiVersion: 'v1', kind: 'Node', metadata: { name: `n${i}`, labels },
+                 status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } } });
+  }
+  await page.evaluate((t) => window.kplace.load(t), JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+  await page.click('#kp-copy-link');
+  await page.waitForFunction(() => /over 8 KB/.test(window.kplace.message() || ''));
+  const [download] = await Promise.all([page.waitForEvent('download'),
+                                        page.click('#kp-msg button:text("Download the scenario")')]);
+  assert.equal(download.suggestedFilename(), 'kplace-scenario.json');
+  await ctx.close();
+});
+
+test('corrupt, truncated and unknown-version links open the default scenario with a message', async () => {
+  const ctx = await newContext();
+  const page = await open(ctx);
+  await page.evaluate((t) => window.kplace.load(t), preset('taint-effects'));
+  const good = await page.evaluate(() => window.kplace.shareLink());
+  const hash = good.slice(good.indexOf('#'));
+  const cases = [
+    ['corrupt', '#k1:not*base64!', /could not be opened: it is corrupt or truncated/],
+    ['truncated', hash.slice(0, Math.floor(hash.length / 2)), /could not be opened: it is corrupt or truncated/],
+    ['unknown version', '#k9:' + hash.slice(4), /link format "k9"/],
+  ];
+  for (const [what, fragment, expected] of cases) {
+    const p = await open(await newContext(), server.url + fragment);
+    const s = await state(p);
+    assert.equal(s.text, preset('quickstart'), what);
+    assert.deepEqual(s.result, golden('quickstart'), what);
+    assert.match(s.message, expected, what);
+    assert.equal(await p.isVisible('#kp-msg'), true, what);
+    await frames(p, 2);
+    if (what === 'corrupt') await p.screenshot({ path: path.join(outDir, 'share-link-corrupt.png') });
+    await p.context().close();
+  }
+  // loadLink() in a running page does the same.
+  const r = await page.evaluate(() => window.kplace.loadLink('#k9:abc'));
+  assert.equal(r.ok, false);
+  assert.equal(await page.evaluate(() => window.kplace.text()), preset('quickstart'));
+  await ctx.close();
+});
+
+test('preset links; the query overrides the fragment', async () => {
+  const ctx = await newContext();
+  const page = await open(ctx, server.url + '?preset=taint-effects');
+  assert.equal(await page.evaluate(() => window.kplace.presetLink('taint-effects')), server.url + '?preset=taint-effects');
+  let s = await state(page);
+  assert.equal(s.text, preset('taint-effects'));
+  assert.deepEqual(s.result, golden('taint-effects'));
+  await page.evaluate((t) => window.kplace.load(t), preset('node-affinity'));
+  const link = await page.evaluate(() => window.kplace.shareLink());
+  const hash = link.slice(link.indexOf('#'));
+  const p = await open(await newContext(), server.url + '?preset=taint-effects&pod=default%2Fbig&mode=scheduler' + hash);
+  s = await state(p);
+  assert.equal(s.text, preset('taint-effects').replace(/"mode": "\w+"/, '"mode": "scheduler"'));
+  assert.equal(s.pod, 'default/big');
+  const q = await open(await newContext(), server.url + '?preset=no-such-preset');
+  assert.match((await state(q)).message, /no preset named "no-such-preset"/);
+  await Promise.all([ctx.close(), p.context().close(), q.context().close()]);
+});
+
+test('autosave restores the scenario on reload; a link keeps the last edit one click away', async () => {
+  const ctx = await newContext();
+  const page = await open(ctx);
+  const edited = preset('quickstart').replace('"cpu": "3500m"', '"cpu": "1500m"');
+  assert.notEqual(edited, preset('quickstart'));
+  await page.evaluate((t) => window.kplace.load(t), edited);
+  await page.evaluate(() => window.kplace.select('default/big'));
+  await page.waitForFunction((t) => JSON.parse(localStorage.getItem('kplace:autosave') || '{}').text === t, edited);
+  await page.reload();
+  await page.evaluate(() => window.kplace.ready);
+  assert.equal(await page.evaluate(() => window.kplace.text()), edited);
+  assert.equal(await page.isVisible('#kp-restore'), false);
+  // A preset link wins ...
+  await page.goto(server.url + '?preset=taint-effects');
+  await page.evaluate(() => window.kplace.ready);
+  assert.equal(await page.evaluate(() => window.kplace.text()), preset('taint-effects'));
+  assert.equal(await page.isVisible('#kp-restore'), true);
+  // ... and a reload of the same link does not lose the edit either.
+  await page.reload();
+  await page.evaluate(() => window.kplace.ready);
+  assert.equal(await page.isVisible('#kp-restore'), true);
+  await page.click('#kp-restore');
+  assert.equal(await page.evaluate(() => window.kplace.text()), edited);
+  assert.equal(await page.evaluate(() => window.kplace.selected()), 'default/big');
+  assert.equal(new URL(page.url()).search + new URL(page.url()).hash, '');
+  assert.equal(await page.isVisible('#kp-restore'), false);
+  await page.reload();
+  await page.evaluate(() => window.kplace.ready);
+  assert.equal(await page.evaluate(() => window.kplace.text()), edited);
+  await ctx.close();
+});
+
+test('the example docs page embeds two scenarios whose iframes resize to the height they post', async () => {
+  const ctx = await newContext();
+  const page = await ctx.newPage();
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.goto(server.url + 'embed-example.html');
+  const iframes = await page.$$('iframe.kplace');
+  assert.equal(iframes.length, 2);
+  for (const f of iframes) assert.equal(await f.getAttribute('loading'), 'lazy');
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));  // lazy iframes load near the viewport
+  await page.waitForFunction(() => [...document.querySelectorAll('iframe.kplace')].every((f) => f.dataset.kplaceHeight),
+                             null, { timeout: 60000 });
+  const heights = await page.$$eval('iframe.kplace', (fs) => fs.map((f) => ({
+    posted: Number(f.dataset.kplaceHeight), css: f.getBoundingClientRect().height })));
+  for (const h of heights) {
+    assert.ok(h.posted >= 240, JSON.stringify(heights));
+    assert.equal(Math.round(h.css), Math.max(240, Math.min(1600, Math.round(h.posted))));
+    assert.notEqual(Math.round(h.css), 320, 'not resized from the page default');
+  }
+  const [quick, taints] = await Promise.all(iframes.map((f) => f.contentFrame()));
+  await quick.evaluate(() => window.kplace.ready);
+  await taints.evaluate(() => window.kplace.ready);
+  assert.deepEqual(await quick.evaluate(() => window.kplace.embedded()), { embed: true, editable: false });
+  assert.deepEqual(await taints.evaluate(() => window.kplace.embedded()), { embed: true, editable: true });
+  assert.deepEqual(await quick.evaluate(() => window.kplace.result()), golden('quickstart'));
+  assert.equal(await taints.evaluate(() => window.kplace.selected()), 'default/big');
+  // Embeds show only "Open in kplace", which carries the state to the full page.
+  assert.equal(await quick.isVisible('#kp-copy-link'), false);
+  assert.equal(await quick.isVisible('#kp-open'), true);
+  const href = await quick.getAttribute('#kp-open', 'href');
+  assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/index\.html#k1:/);
+  // Read-only: an edit is put back; the editable embed keeps it.
+  await quick.evaluate(() => window.kplace.cordon('node-b'));
+  assert.equal(await quick.evaluate(() => window.kplace.text()), preset('quickstart'));
+  assert.equal(await taints.evaluate(() => window.kplace.cordon('gpu-node')), true);
+  assert.notEqual(await taints.evaluate(() => window.kplace.text()), preset('taint-effects'));
+  // Embeds never touch the full page's autosave.
+  assert.equal(await page.evaluate(() => localStorage.getItem('kplace:autosave')), null);
+  const full = await open(ctx, href);
+  assert.equal(await full.evaluate(() => window.kplace.text()), preset('quickstart'));
+  const snippet = await full.evaluate(() => window.kplace.embedSnippet());
+  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/(index\.html)?\?embed=1#k1:[^"]+" [^>]*loading="lazy"/);
+  assert.match(snippet, /e\.origin !== "http:\/\/127\.0\.0\.1:\d+"/);
+  await page.screenshot({ path: path.join(outDir, 'embed-example.png'), fullPage: true });
+  await ctx.close();
+});
+
+// A small cluster as `kubectl get nodes,pods -A -o json` prints it, noise included.
+function kubectlDump() {
+  const managedFields = [{ apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': {} } },
+                           manager: 'kubelet', operation: 'Update', time: '2026-01-01T00:00:00Z' }];
+  const node = (name, cpu) => ({ apiVersion: 'v1', kind: 'Node',
+    metadata: { name, uid: `uid-${name}`, resourceVersion: '1', managedFields,
+                labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux' },
+                annotations: { 'node.alpha.kubernetes.io/ttl': '0' } },
+    spec: { podCIDR: '10.0.0.0/24', providerID: `kind://${name}` },
+    status: { allocatable: { cpu, memory: '8Gi', pods: '110', 'ephemeral-storage': '100Gi' },
+              capacity: { cpu, memory: '8Gi', pods: '110' },
+              conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: '2026-01-01T00:00:00Z' }],
+              nodeInfo: { kubeletVersion: 'v1.35.0' }, images: [{ names: ['nginx:1'], sizeBytes: 1000 }] } });
+  const pod = (ns, name, { node: nodeName, cpu = '500m', owner, phase = nodeName ? 'Running' : 'Pending' } = {}) => ({
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: { name, namespace: ns, uid: `uid-${name}`, managedFields, labels: { app: name.split('-')[0] },
+                ownerReferences: owner ? [{ apiVersion: 'apps/v1', kind: owner[0], name: owner[1], uid: 'x',
+                                            controller: true, blockOwnerDeletion: true }] : undefined },
+    spec: { containers: [{ name: 'c', image: 'nginx:1', resources: { requests: { cpu, memory: '256Mi' } },
+                           terminationMessagePath: '/dev/termination-log' }],
+            nodeName, restartPolicy: 'Always', schedulerName: 'default-scheduler',
+            tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }] },
+    status: { phase, conditions: [{ type: 'PodScheduled', status: nodeName ? 'True' : 'False' }], qosClass: 'Burstable' } });
+  return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items: [
+    node('worker-1', '2'), node('worker-2', '2'),
+    pod('kube-system', 'kindnet-a', { node: 'worker-1', cpu: '100m', owner: ['DaemonSet', 'kindnet'] }),
+    pod('kube-system', 'kindnet-b', { node: 'worker-2', cpu: '100m', owner: ['DaemonSet', 'kindnet'] }),
+    pod('default', 'web-5d8f-aaaaa', { node: 'worker-1', cpu: '1500m', owner: ['ReplicaSet', 'web-5d8f'] }),
+    pod('default', 'batch-done', { node: 'worker-2', cpu: '1900m', phase: 'Succeeded' }),
+    pod('default', 'batch-failed', { node: 'worker-2', cpu: '1900m', phase: 'Failed' }),
+    pod('default', 'api-pending', { cpu: '1500m' }),
+    { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-5d8f', namespace: 'default', managedFields,
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'y', controller: true }] },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } },
+        spec: { containers: [{ name: 'c', image: 'nginx:1', resources: { requests: { cpu: '1500m' } } }] } } } },
+  ] };
+}
+
+test('kubectl JSON import: noise ignored, bound pods occupy nodes, terminal pods left out', async () => {
+  const ctx = await newContext();
+  const page = await open(ctx);
+  const dump = kubectlDump();
+  const r = await page.evaluate((t) => window.kplace.importText(t, 'cluster.json'), JSON.stringify(dump, null, 2));
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.deepEqual(r.summary, { items: 7, nodes: 2, pods: 4, bound: 3, daemonSetPods: 2, terminal: 2,
+                                workloadsDropped: 1, instanceTypes: 0, simulationAdded: true });
+  const text = await page.evaluate(() => window.kplace.text());
+  assert.ok(!text.includes('managedFields') && !text.includes('batch-done'));
+  assert.match(text, /"kind":"Simulation".*"mode":"cluster"/);
+  const result = await page.evaluate(() => window.kplace.result());
+  // worker-1 holds 1.6 of 2 CPUs: the pending 1.5-CPU pod goes to worker-2, which the finished pods do not fill.
+  assert.equal(result.pods['default/api-pending'].node, 'worker-2', JSON.stringify(result.pods));
+  assert.equal(result.pods['default/batch-done'], undefined);
+  assert.match(await page.evaluate(() => window.kplace.message()), /Imported 2 nodes and 4 pods \(3 bound, 2 DaemonSet pods\)/);
+  // A single object and a typed list import too.
+  const one = await page.evaluate((t) => window.kplace.importText(t), JSON.stringify(dump.items[0]));
+  assert.equal(one.summary.nodes, 1);
+  const typed = { apiVersion: 'v1', kind: 'NodeList', items: dump.items.slice(0, 2).map(({ kind, apiVersion, ...rest }) => rest) };
+  assert.equal((await page.evaluate((t) => window.kplace.importText(t), JSON.stringify(typed))).summary.nodes, 2);
+  // Bad input: a message naming the problem, the page keeps working.
+  const bad = await page.evaluate(() => window.kplace.importText('{"kind": "List", "items": [', 'broken.json'));
+  assert.equal(bad.ok, false);
+  assert.match(await page.evaluate(() => window.kplace.message()), /Import failed: broken\.json: not JSON/);
+  const invalid = structuredClone(dump);
+  invalid.items[7].spec.containers[0].resources.requests.cpu = 'lots';
+  const r2 = await page.evaluate((t) => window.kplace.importText(t, 'c.json'), JSON.stringify(invalid));
+  assert.equal(r2.ok, false);
+  assert.match(r2.error, /items\[\d+\] \(Pod default\/api-pending\): spec\.containers\[0\]\.resources\.requests\.cpu/);
+  await ctx.close();
+});
+
+test('YAML import: kubectl get -o yaml and multi-document manifests (yaml loaded only then)', async () => {
+  const ctx = await newContext();
+  const page = await open(ctx);
+  const loadedBefore = await page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.includes('vendor/yaml')));
+  assert.equal(loadedBefore, false, 'yaml must be lazy-loaded');
+  const r = await page.evaluate((t) => window.kplace.importText(t, 'cluster.yaml'), YAML.stringify(kubectlDump()));
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.equal((await page.evaluate(() => window.kplace.result())).pods['default/api-pending'].node, 'worker-2');
+  const manifests = [
+    '# two nodes and a Deployment, as a user writes them',
+    'apiVersion: v1\nkind: Node\nmetadata:\n  name: small\n  labels: {kubernetes.io/hostname: small}\nstatus:\n  allocatable: {cpu: 1, memory: 2Gi, pods: 110}',
+    'apiVersion: v1\nkind: Node\nmetadata:\n  name: large\nstatus:\n  allocatable: {cpu: "8", memory: 32Gi, pods: "110"}',
+    'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: app}\n' +
+    '  template:\n    metadata:\n      labels: {app: app}\n    spec:\n      containers:\n      - name: c\n        image: x\n' +
+    '        resources:\n          requests: {cpu: 1.5}',
+    '',
+  ].join('\n---\n');
+  const r2 = await page.evaluate((t) => window.kplace.importText(t, 'manifests.yml'), manifests);
+  assert.equal(r2.ok, true, JSON.stringify(r2));
+  const pods = (await page.evaluate(() => window.kplace.result())).pods;
+  assert.equal(pods['default/app-0'].node, 'large');
+  assert.equal(pods['default/app-1'].node, 'large');
+  assert.ok(await page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.includes('vendor/yaml'))));
+  const bad = await page.evaluate(() => window.kplace.importText('a: [1, 2\nb: }', 'bad.yaml'));
+  assert.equal(bad.ok, false);
+  assert.match(bad.error, /^bad\.yaml: /);
+  await ctx.close();
+});
+
+test('Karpenter kwok instance_types.json imports as InstanceTypes', async () => {
+  const ctx = await newContext();
+  const page = await open(ctx);
+  const kwok = readFileSync(path.join(repoRoot, 'tests/data/io/kwok_instance_types.json'), 'utf8');
+  const r = await page.evaluate((t) => window.kplace.importText(t, 'instance_types.json'), kwok);
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.equal(r.summary.instanceTypes, JSON.parse(kwok).length);
+  const text = await page.evaluate(() => window.kplace.text());
+  assert.match(text, /"kind":"InstanceType".*"name":"c-1x-amd64-linux"/);
+  await ctx.close();
+});
+
+test('exports download the scenario (JSON, YAML) and the result', async () => {
+  const ctx = await newContext();
+  const page = await open(ctx);
+  const grab = async (action) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), action()]);
+    return { name: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
+  };
+  const json = await grab(() => page.selectOption('#kp-export', 'json'));
+  assert.deepEqual(json, { name: 'kplace-scenario.json', text: preset('quickstart') });
+  const yaml = await grab(() => page.selectOption('#kp-export', 'yaml'));
+  assert.equal(yaml.name, 'kplace-scenario.yaml');
+  assert.deepEqual(YAML.parse(yaml.text), JSON.parse(preset('quickstart')));
+  const result = await grab(() => page.selectOption('#kp-export', 'result'));
+  assert.equal(result.name, 'kplace-result.json');
+  assert.deepEqual(JSON.parse(result.text), golden('quickstart'));
+  // A YAML export imports back to the same scenario.
+  await page.evaluate((t) => window.kplace.importText(t, 'back.yaml'), yaml.text);
+  assert.deepEqual(JSON.parse(await page.evaluate(() => window.kplace.text())), JSON.parse(preset('quickstart')));
+  await ctx.close();
+});
+
+test('a 5,000-node / 150,000-pod dump imports while the page keeps drawing', async () => {
+  const ctx = await newContext();
+  const page = await open(ctx);
+  const started = await page.evaluate(() => {
+    // Generated in the page: 5,000 nodes, 149,800 pods bound (30 per node), 200 pending.
+    const items = [];
+    const nodes = 5000;
+    for (let i = 0; i < nodes; i++) {
+      const name = `ip-10-0-${Math.floor(i / 250)}-${i % 250}.ec2.internal`;
+      items.push({ apiVersion: 'v1', kind: 'Node', metadata: { name, resourceVersion: '1', uid: `n${i}`,
+        labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': `zone-${i % 3}` },
+        managedFields: [{ manager: 'kubelet', operation: 'Update' }] },
+        status: { allocatable: { cpu: '16', memory: '64Gi', pods: '110' }, conditions: [{ type: 'Ready', status: 'True' }] } });
+    }
+    for (let j = 0; j < 150000; j++) {
+      const bound = j < 149800;
+      items.push({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `app-${Math.floor(j / 1000)}-${j}`, namespace: `ns-${j % 20}`,
+        labels: { app: `app-${Math.floor(j / 1000)}` }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `app-${Math.floor(j / 1000)}`, uid: 'u' }] },
+        spec: { nodeName: bound ? items[j % nodes].metadata.name : undefined,
+                containers: [{ name: 'c', image: 'app:1', resources: { requests: { cpu: '100m', memory: '256Mi' } } }] },
+        status: { phase: bound ? 'Running' : 'Pending', conditions: [{ type: 'Ready', status: bound ? 'True' : 'False' }] } });
+    }
+    window.__dump = JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
+    window.__progress = [];
+    window.__maxGap = 0;
+    let last = performance.now();
+    const tick = () => {
+      const now = performance.now();
+      window.__maxGap = Math.max(window.__maxGap, now - last);
+      last = now;
+      if (!window.__stopTick) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    new MutationObserver(() => window.__progress.push(document.getElementById('kp-progress').textContent))
+      .observe(document.getElementById('kp-progress'), { childList: true, characterData: true, subtree: true });
+    return { frames: window.kplace.frames(), t: performance.now(), bytes: window.__dump.length };
+  });
+  await page.evaluate(() => { window.__import = window.kplace.importText(window.__dump, 'big.json'); });
+  const done = await page.evaluate(async () => {
+    const r = await window.__import;
+    await new Promise((resolve) => {
+      const poll = () => (window.kplace.running() ? setTimeout(poll, 100) : resolve());
+      poll();
+    });
+    window.__stopTick = true;
+    return { r, frames: window.kplace.frames(), t: performance.now(), progress: window.__progress, maxGap: window.__maxGap };
+  });
+  const seconds = (done.t - started.t) / 1000;
+  const drawn = done.frames - started.frames;
+  console.log(`# 5,000 nodes x 150,000 pods (${(started.bytes / 1e6).toFixed(0)} MB of JSON): imported and run in ` +
+              `${seconds.toFixed(1)} s, ${drawn} frames drawn meanwhile, longest frame gap ${(done.maxGap / 1000).toFixed(1)} s ` +
+              `(the app parses the text on the main thread before handing the run to the worker); progress: ${JSON.stringify(done.progress.filter((s, i, a) => a.indexOf(s) === i).slice(0, 8))}`);
+  assert.equal(done.r.ok, true, JSON.stringify(done.r));
+  assert.equal(done.r.summary.nodes, 5000);
+  assert.equal(done.r.summary.pods, 150000);
+  assert.ok(drawn >= Math.min(5, seconds), `the page froze: ${drawn} frames in ${seconds.toFixed(1)} s`);
+  assert.ok(done.progress.some((s) => /Importing/.test(s)), 'import progress shown');
+  const result = await page.evaluate(() => {
+    const r = window.kplace.result();
+    return { pending: Object.entries(r.pods).filter(([k]) => /-(1498\d\d|1499\d\d)$/.test(k)).map(([, v]) => v) };
+  });
+  assert.equal(result.pending.length, 200);
+  assert.ok(result.pending.every((p) => p.node), 'every pending pod placed');
+  const fps = await page.evaluate(() => new Promise((resolve) => {
+    const f0 = window.kplace.frames(), t0 = performance.now();
+    setTimeout(() => resolve((window.kplace.frames() - f0) / ((performance.now() - t0) / 1000)), 2000);
+  }));
+  console.log(`# afterwards: ${fps.toFixed(1)} frames/s`);
+  assert.ok(fps > 0.5, `the view is not usable: ${fps.toFixed(2)} frames/s`);
+  await page.screenshot({ path: path.join(outDir, 'import-large.png') });
+  await ctx.close();
+});
+
+test('no console errors or uncaught exceptions', () => {
+  assert.deepEqual(problems, []);
+});
