@@ -275,23 +275,25 @@ TEST(ClusterMode, ExplanationHasKarpenterRoundsAndIsDeterministic) {
 }
 
 TEST(ClusterMode, PodExplanationFollowsTheMode) {
-  Json items = Json::array(
-      {Simulation(), NodeItem("node-a", "1"), NodePool("default"), InstanceType("m", "4", 0.2), PodItem("a", "2")});
+  // A Deployment's pod: karpenter mode takes workload pods as pending-unschedulable (a bare Pod would need the
+  // PodScheduled=False condition).
+  Json items = Json::array({Simulation(), NodeItem("node-a", "1"), NodePool("default"), InstanceType("m", "4", 0.2),
+                            Workload("Deployment", "a", "2", 1)});
   sim::RunOptions opts;
   opts.explain_all = true;
   auto cluster = RunItems(items, opts);
-  Json c = io::PodExplanationToJson(cluster, PodOf(cluster, "default/a"));
+  Json c = io::PodExplanationToJson(cluster, PodOf(cluster, "default/a-0"));
   EXPECT_EQ(c["karpenter"].size(), 1u);  // kube-scheduler's attempts plus Karpenter's round
   EXPECT_EQ(c["attempts"].size(), 2u);
   items[0] = Simulation("karpenter");
   auto karpenter = RunItems(items, opts);
-  Json k = io::PodExplanationToJson(karpenter, PodOf(karpenter, "default/a"));
+  Json k = io::PodExplanationToJson(karpenter, PodOf(karpenter, "default/a-0"));
   EXPECT_FALSE(k.contains("karpenter"));
   EXPECT_EQ(k["nodeClaim"], "default-0");
   EXPECT_TRUE(k["attempts"][0].contains("tries"));
   items[0] = Simulation("scheduler");
   auto scheduler = RunItems(items, opts);
-  Json s = io::PodExplanationToJson(scheduler, PodOf(scheduler, "default/a"));
+  Json s = io::PodExplanationToJson(scheduler, PodOf(scheduler, "default/a-0"));
   EXPECT_FALSE(s.contains("karpenter"));
   EXPECT_EQ(s["attempts"].size(), 1u);
 }

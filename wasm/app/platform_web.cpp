@@ -331,6 +331,18 @@ void kplace_app_select(const char* pod) {
   if (web) web->ui.selected_pod = pod ? pod : "";
 }
 
+// The pod selected in the inspector, "" when none (share links and autosave carry it).
+const char* kplace_app_selected() { return web ? web->ui.selected_pod.c_str() : ""; }
+
+// Embedded in another page (?embed=1): the cluster view and inspector first, the editor folded (a button in the
+// top bar brings it back). editable is the page's business (it reverts edits of read-only embeds).
+void kplace_app_set_embed(int editable) {
+  if (!web) return;
+  (void)editable;
+  web->ui.embed = true;
+  web->ui.editor_collapsed = true;
+}
+
 // Frames drawn so far: lets tests hold a key for exactly one frame (ImGui 1.86 samples key state per frame).
 int kplace_app_frames() { return web ? web->frames : 0; }
 

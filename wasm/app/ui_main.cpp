@@ -81,10 +81,19 @@ void LoadPreset(Session& session, UiState& ui, int index) {
 
 void DrawTopBar(Session& session, UiState& ui) {
   const auto& presets = Presets();
+  // Folds the scenario editor away (embeds start folded) or brings it back.
+  if (ImGui::SmallButton(ui.editor_collapsed ? "Scenario >>" : "<< Scenario"))
+    ui.editor_collapsed = !ui.editor_collapsed;
+  RecordTarget(ui, "editor:toggle");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(ui.editor_collapsed ? "Show the scenario editor" : "Fold the scenario editor away");
+  ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("kplace");
-  ImGui::SameLine();
-  ImGui::TextDisabled("Kubernetes scheduling playground");
+  if (!ui.embed) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("Kubernetes scheduling playground");
+  }
   ImGui::SameLine(0, Em(1.5f));
 
   ImGui::SetNextItemWidth(Em(20));
@@ -187,13 +196,15 @@ void DrawApp(Session& session, UiState& ui) {
   const float split = Em(0.6f);
   const float left = std::clamp(ui.editor_width * avail.x, std::min(Em(12), avail.x * 0.5f),
                                 std::max(avail.x - Em(16), avail.x * 0.5f));
-  ImGui::BeginChild("editor", ImVec2(left, avail.y));
-  DrawEditor(session, ui);
-  ImGui::EndChild();
-  ImGui::SameLine(0, 0);
-  if (float dx = Splitter("##vsplit", true, split, avail.y); dx != 0 && avail.x > 0)
-    ui.editor_width = std::clamp(ui.editor_width + dx / avail.x, 0.15f, 0.85f);
-  ImGui::SameLine(0, 0);
+  if (!ui.editor_collapsed) {
+    ImGui::BeginChild("editor", ImVec2(left, avail.y));
+    DrawEditor(session, ui);
+    ImGui::EndChild();
+    ImGui::SameLine(0, 0);
+    if (float dx = Splitter("##vsplit", true, split, avail.y); dx != 0 && avail.x > 0)
+      ui.editor_width = std::clamp(ui.editor_width + dx / avail.x, 0.15f, 0.85f);
+    ImGui::SameLine(0, 0);
+  }
 
   ImGui::BeginChild("right", ImVec2(0, avail.y));
   const Snapshot* snap = session.snapshot();

@@ -19,6 +19,8 @@ struct UiState {
   std::string selected_pod;          // namespace/name, "" when nothing is selected
   std::string shown_pod;             // the pod the inspector tab showed last frame
   float editor_width = 0.36f;        // fraction of the window's width
+  bool editor_collapsed = false;     // the scenario editor is folded away: cluster view and inspector take the width
+  bool embed = false;                // embedded in another page (?embed=1): editor folded at first
   float inspector_height = 0.45f;    // fraction of the right column's height
   int editor_epoch = 0;              // bumped when the text is replaced from outside the editor widget
   int compact = -1;                  // cluster view: -1 automatic (compact above 40 nodes), 0 off, 1 on
