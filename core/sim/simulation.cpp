@@ -389,6 +389,10 @@ bool Runner::Provision(ClusterRound& round) {
         nom.reason = o.reason;
         break;
     }
+    // Karpenter logs each relaxation step ("relaxing soft constraints for pod since it previously failed to
+    // schedule" with what it removed or added, preferences.go); kplace shows them as events on the pod.
+    for (const auto& step : o.relaxations)
+      result_.events.push_back({"Normal", "Relaxed", o.key, step, "karpenter", ""});
     // Karpenter's events on the pod (events.NominatePodEvent, PodFailedToScheduleEvent): a Node it launched
     // earlier is named with its NodeClaim.
     if (!nom.target.empty()) {
