@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "core/io/json_reader.h"
 #include "core/model/scenario.h"
@@ -21,6 +22,23 @@ Json ParseJsonText(std::string_view text);
 // Parses a whole scenario (a List). Expands workloads into pods, resolves nothing else.
 Scenario ParseScenario(std::string_view text);
 Scenario ParseScenarioJson(const Json& doc);
+
+// What ParseScenarioJson does, one List item at a time (IncrementalScenarioParser feeds it items parsed one by one).
+class ScenarioBuilder {
+ public:
+  // The List's items, after checking the document is a List: throws InputError otherwise.
+  static const Json& Items(const Json& doc);
+  // Adds items[index]; throws InputError naming it.
+  void Add(const Json& item, std::size_t index);
+  // Expands workloads into pods; the builder is spent afterwards.
+  Scenario Finish();
+
+ private:
+  Scenario sc_;
+  std::unordered_map<std::string, std::string> seen_;  // "Kind ns/name" -> item label
+  bool have_config_ = false;
+  bool have_sim_ = false;
+};
 
 // Single objects, used by the scenario parser and by tests. r names the item for errors.
 Pod ParsePod(const Json& v, const Reader& r);

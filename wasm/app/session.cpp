@@ -4,6 +4,7 @@
 #include <chrono>
 #include <utility>
 
+#include "core/io/incremental_parser.h"
 #include "core/io/result_writer.h"
 #include "core/io/scenario_parser.h"
 #include "core/model/symbol.h"
@@ -321,6 +322,17 @@ bool Session::Rerun() {
   ++generation_;
   pending_.reset();  // a background run of an older text is superseded: its answer will be dropped
   const auto start = std::chrono::steady_clock::now();
+  // A large text (an imported cluster) runs in the background at once; this side reads it a slice per frame
+  // (Tick), so the page keeps drawing, and shows the result when both are done.
+  if (runner_ && text_.size() >= kSlicedParseBytes) {
+    error_.clear();
+    pending_ = std::make_unique<Pending>();
+    pending_->generation = generation_;
+    pending_->start = start;
+    pending_->parser = std::make_unique<io::IncrementalScenarioParser>(text_);
+    runner_(generation_, text_);
+    return true;
+  }
   // Parse first: an input error shows at once, and the scenario's size decides where the run happens.
   Scenario scenario;
   try {
@@ -337,7 +349,10 @@ bool Session::Rerun() {
   // with no node at all).
   const std::size_t work = (scenario.nodes.size() + scenario.instance_types.size() + 1) * scenario.pods.size();
   if (runner_ && work > async_threshold_) {
-    pending_ = std::make_unique<Pending>(Pending{generation_, std::move(scenario), start});
+    pending_ = std::make_unique<Pending>();
+    pending_->generation = generation_;
+    pending_->scenario = std::move(scenario);
+    pending_->start = start;
     runner_(generation_, text_);
     return true;
   }
@@ -370,6 +385,42 @@ double Session::running_seconds() const {
 
 bool Session::Complete(std::uint64_t seq, std::string_view envelope) {
   if (!pending_ || pending_->generation != seq) return false;  // superseded by a newer edit
+  if (pending_->parser) {  // the text is still being read: the answer waits for it (Tick)
+    pending_->envelope = std::string(envelope);
+    return false;
+  }
+  return Land(envelope);
+}
+
+double Session::reading_progress() const {
+  if (!pending_ || !pending_->parser || pending_->parser->total() == 0) return pending_ && pending_->parser ? 0 : -1;
+  return static_cast<double>(pending_->parser->done()) / static_cast<double>(pending_->parser->total());
+}
+
+bool Session::Tick(double budget_ms) {
+  if (!pending_ || !pending_->parser) return false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(budget_ms);
+  constexpr std::size_t kItemsPerClockCheck = 32;
+  try {
+    while (!pending_->parser->Step(kItemsPerClockCheck))
+      if (std::chrono::steady_clock::now() >= deadline) return false;
+  } catch (const io::InputError& e) {
+    error_ = e.what();
+    pending_.reset();  // the background run's answer will be dropped
+    return true;
+  } catch (const std::exception& e) {
+    error_ = std::string("internal error: ") + e.what();
+    pending_.reset();
+    return true;
+  }
+  pending_->scenario = pending_->parser->Take();
+  pending_->parser.reset();
+  if (!pending_->envelope) return false;  // the background run has not answered yet
+  const std::string envelope = std::move(*pending_->envelope);
+  return Land(envelope);
+}
+
+bool Session::Land(std::string_view envelope) {
   std::unique_ptr<Pending> pending = std::move(pending_);
   io::Json doc = io::Json::parse(envelope, nullptr, /*allow_exceptions=*/false);
   if (!doc.is_object() || StringAt(doc, "status") != "success" || !doc.contains("result")) {
@@ -385,7 +436,7 @@ bool Session::Complete(std::uint64_t seq, std::string_view envelope) {
   Index(*snap, &result);
   snap->explained = false;
   snap->run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - pending->start).count();
-  snap->generation = seq;
+  snap->generation = pending->generation;
   snapshot_ = std::move(snap);
   return true;
 }

@@ -5,7 +5,9 @@
 // Small scenarios run at once, in the edit's frame, with every pod explained (the inspector). Larger ones ((nodes +
 // instance types + 1) x pods above a threshold) are parsed here and handed to an async runner (the page's Web Worker
 // running kplace-core); Complete() takes its answer when it belongs to the newest edit, so a newer edit supersedes an
-// older run. While one runs, the previous snapshot stays on screen and running() is true.
+// older run. While one runs, the previous snapshot stays on screen and running() is true. Texts above
+// kSlicedParseBytes (an imported cluster) are not parsed at once: the runner starts at once and Tick() reads the text
+// a slice per frame meanwhile; the answer lands when both are done.
 #pragma once
 
 #include <chrono>
@@ -18,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/io/incremental_parser.h"
 #include "core/io/json_reader.h"
 #include "core/model/resource.h"
 #include "core/model/scenario.h"
@@ -113,6 +116,14 @@ class Session {
   bool Complete(std::uint64_t seq, std::string_view envelope);
   // A run is under way in the background.
   bool running() const { return pending_ != nullptr; }
+  // Texts of at least this many bytes are read a slice per frame (Tick) while the runner runs them, instead of
+  // parsed at once (about 200 ms of wasm per MB: an imported cluster would freeze the page for seconds).
+  static constexpr std::size_t kSlicedParseBytes = 512 * 1024;
+  // Reads more of a large text for at most budget_ms (call once per frame). Returns true when that changed what is
+  // on screen: the result landed, or the text turned out invalid (error()).
+  bool Tick(double budget_ms);
+  // How much of a large text has been read, 0..1; -1 when none is being read.
+  double reading_progress() const;
   // Seconds since the background run started (0 when none).
   double running_seconds() const;
 
@@ -158,7 +169,10 @@ class Session {
     std::uint64_t generation = 0;
     Scenario scenario;
     std::chrono::steady_clock::time_point start;
+    std::unique_ptr<io::IncrementalScenarioParser> parser;  // a large text still being read (Tick), else null
+    std::optional<std::string> envelope;                    // the runner's answer, waiting for the parser
   };
+  bool Land(std::string_view envelope);
   std::unique_ptr<Pending> pending_;
   bool stale_explain() const { return !snapshot_ || explain_generation_ != snapshot_->generation; }
   ExplainRunner explain_runner_;

@@ -141,7 +141,12 @@ void DrawTopBar(Session& session, UiState& ui) {
     static const char* kSpin[] = {"|", "/", "-", "\\"};
     const double t = session.running_seconds();
     ImGui::PushStyleColor(ImGuiCol_Text, colors::kWarn);
-    ImGui::Text("%s running in the background... %.1f s", kSpin[static_cast<int>(t * 8) % 4], t);
+    const double read = session.reading_progress();
+    if (read >= 0)
+      ImGui::Text("%s reading the scenario %d%% and running it in the background... %.1f s",
+                  kSpin[static_cast<int>(t * 8) % 4], static_cast<int>(read * 100), t);
+    else
+      ImGui::Text("%s running in the background... %.1f s", kSpin[static_cast<int>(t * 8) % 4], t);
     ImGui::PopStyleColor();
     ImGui::SameLine(0, Em(1.5f));
   }
@@ -182,6 +187,10 @@ void DrawTopBar(Session& session, UiState& ui) {
 }
 
 void DrawApp(Session& session, UiState& ui) {
+  // A large text is read a slice per frame while the Web Worker runs it (Session::Tick): about as long as the last
+  // frame took to draw, so reading gets at least half of the time and the page keeps drawing.
+  constexpr float kMinReadMs = 12, kMaxReadMs = 60;
+  session.Tick(std::clamp(ImGui::GetIO().DeltaTime * 1000.0f, kMinReadMs, kMaxReadMs));
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
