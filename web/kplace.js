@@ -27,7 +27,8 @@
 //   explanation(pod)  after a background run, the pod's explanation fetched on demand by the inspector's
 //                     "Explain this pod" (a second worker re-runs the scenario recording that pod), else null
 //   targets()         the last frame's clickable edit targets in CSS pixels, {"taint:<node>:<i>" | "cordon:<node>" |
-//                     "tolerate:<node>" | "tab:events" | "tab:pod": [x0, y0, x1, y1]} (tests click them)
+//                     "tolerate:<node>" | "pod:<ns/name>" (a chip on a node card) | "tab:events" | "tab:pod":
+//                     [x0, y0, x1, y1]} (tests click them)
 //   frames()          frames drawn so far (tests wait on it)
 //   timing()          {ready, firstFrame}: ms since navigation when the app started and drew its first frame
 //   Share links, embeds, import and export (the HTML overlay in index.html drives the same functions):
@@ -48,9 +49,13 @@
 //   restoreLastEdit() loads the local work a shared or preset link replaced;  lastEdit() {text, pod, time} | null
 //   selected()        the selected pod as far as the page knows ("" for none)
 //   message()         the overlay's current message, or null
-//   embedded()        {embed, editable}
+//   embedded()        {embed, editable}; a read-only embed refuses direct edits and setMode (they return false)
+//   contentHeight()   CSS px the content needs, as the last frame laid it out: the top bar, every card of the
+//                     cluster view at the current width, an inspector below (320..1600); independent of the
+//                     page's height
 //   Autosave: the scenario being edited is kept in localStorage ("kplace:autosave") and restored on reload; not in
-//   embeds. An embed posts {type: "kplace:height", height} (CSS px) to its parent whenever its height changes.
+//   embeds. An embed posts {type: "kplace:height", height} (CSS px, contentHeight()) to its parent after the frame
+//   that laid out a change of it (a new scenario or result, another width, the editor folded or shown).
 (function () {
   'use strict';
   const canvas = document.getElementById('canvas');
@@ -96,6 +101,7 @@
   }
   function edit(kind, node, i, effect, pod) {
     need();
+    if (!editable) return false;  // a read-only embed
     return withString(String(kind), (k) => withString(String(node), (n) => withString(String(effect), (e) =>
       withString(String(pod), (p) => mod._kplace_app_edit(k, n, Number(i) | 0, e, p))))) === 1;
   }
@@ -189,7 +195,10 @@
       return json ? JSON.parse(json) : null;
     },
     targets() { need(); return JSON.parse(str(mod._kplace_app_targets())); },
-    setMode(m) { need(); return withString(String(m), (p) => mod._kplace_app_set_mode(p)) === 1; },
+    setMode(m) {
+      need();
+      return editable && withString(String(m), (p) => mod._kplace_app_set_mode(p)) === 1;
+    },
     onResult(cb) {
       listeners.add(cb);
       return () => listeners.delete(cb);
@@ -222,6 +231,7 @@
     selected: () => selected(),
     message: () => currentMessage,
     embedded: () => ({ embed: embedMode, editable }),
+    contentHeight: () => contentHeight(),
     timing() { return { ...timing }; },
   };
   window.kplace = api;
@@ -268,6 +278,7 @@
         onKplaceResult: () => notify(),
         onKplaceRunAsync: (seq, text) => runInWorker(seq, text),
         onKplaceExplainAsync: (seq, text, pod) => explainInWorker(seq, text, pod),
+        onKplaceHeight: () => postHeight(),
       }),
     ]);
     mod = m;
@@ -642,25 +653,47 @@
   }
 
   // ---- embeds: height for the parent page, read-only guard ----
+  // The app measures the height its content needs after each frame's layout (the top bar, every card of the
+  // cluster view at the current width, an inspector below; CSS px, 320..1600) and calls onKplaceHeight when it
+  // changes: after the frame that laid out a new result, a new width or the folded / unfolded editor. It does not
+  // depend on the iframe's height, so resizing the iframe to it is stable.
+  const FALLBACK_HEIGHT = 480;  // only until the app has drawn its first frame
   let postedHeight = 0;
+  let heightReady = false;      // set once the link's scenario is loaded: earlier heights belong to the default
   function contentHeight() {
-    if (mod && typeof mod._kplace_app_content_height === 'function') return mod._kplace_app_content_height();
-    const nodes = (api.text().match(/"kind"\s*:\s*"Node"/g) || []).length;
-    return Math.max(360, Math.min(960, 300 + 120 * Math.ceil(Math.max(nodes, 1) / 3)));
+    const h = mod ? mod._kplace_app_content_height() : 0;
+    return h > 0 ? h : FALLBACK_HEIGHT;
   }
   function postHeight() {
-    if (!embedMode || window.parent === window) return;
+    if (!embedMode || !heightReady || window.parent === window) return;
     const height = contentHeight();
     if (height === postedHeight) return;
     postedHeight = height;
     window.parent.postMessage({ type: 'kplace:height', height }, '*');
   }
+  // Resolves after the app drew n more frames.
+  function afterFrames(n = 1) {
+    return new Promise((resolve) => {
+      const target = api.frames() + n;
+      const poll = () => (api.frames() >= target ? resolve() : requestAnimationFrame(poll));
+      requestAnimationFrame(poll);
+    });
+  }
+  let openLinkState = null;  // the text and pod "Open in kplace" carries
+  let openLinkSeq = 0;
   async function updateOpenLink() {
     const a = ui('kp-open');
-    if (!a || !embedMode) return;
+    if (!a || !embedMode || !mod) return;
+    const state = api.text() + '\u0000' + selected();
+    if (state === openLinkState) return;
+    openLinkState = state;
+    const seq = ++openLinkSeq;  // links are encoded asynchronously: only the latest one lands
     try {
-      a.href = await shareLink();
-    } catch (e) { /* keeps the previous link */ }
+      const url = await shareLink();
+      if (seq === openLinkSeq) a.href = url;
+    } catch (e) {
+      if (seq === openLinkSeq) openLinkState = null;  // keeps the previous link; the next change tries again
+    }
   }
 
   function wireOverlay() {
@@ -775,8 +808,11 @@
       pinnedText = editable ? null : api.text();
       ui('kp-open').hidden = false;
       updateOpenLink();
-      postHeight();
-      window.addEventListener('resize', postHeight);
+      // A pod selected by a click on the canvas travels in "Open in kplace" too.
+      canvas.addEventListener('pointerup', () => afterFrames(1).then(updateOpenLink));
+      // From here on the app's height notifications are posted; the first one after the link's scenario was laid out.
+      heightReady = true;
+      afterFrames(1).then(postHeight);
     }
     let reverting = false;
     api.onResult(() => {
@@ -786,8 +822,7 @@
         return;
       }
       if (embedMode) {
-        postHeight();
-        updateOpenLink();
+        updateOpenLink();  // the height follows from the app after the frame that lays this result out
       } else {
         autosaveSoon();
       }

@@ -2,8 +2,11 @@
 // e2e.test.mjs): a copied link opens the same scenario, result and selected pod in a new page; corrupt, truncated
 // and unknown-version links open the default scenario with a message; preset links and query-over-fragment;
 // autosave across a reload and "Restore my last edit" after opening a link; the example docs page embeds two
-// scenarios whose iframes resize to the height the embeds post; kubectl JSON and YAML imports (fixtures generated
-// here); a 5,000-node / 150,000-pod dump imports while frames keep drawing; exports download.
+// scenarios whose iframes resize to the height the embeds post (the embed layout: editor folded, every card and the
+// tabs on screen; read-only vs editable; "Open in kplace" carries the text and a pod clicked on the canvas); the
+// posted height follows the content (more nodes, a narrower iframe, a new scenario) and settles; a pod clicked on the
+// canvas travels in a Copy link; kubectl JSON and YAML imports (fixtures generated here); a 5,000-node /
+// 150,000-pod dump imports while frames keep drawing; exports download.
 //   node --test tests/web/share.test.mjs    (after `cmake --build --preset wasm`; `npm ci` at the top and in tests/web)
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -190,51 +193,268 @@ test('autosave restores the scenario on reload; a link keeps the last edit one c
   await ctx.close();
 });
 
+// Clicks the middle of a named target (window.kplace.targets(), CSS pixels of p's viewport) the way a user would:
+// move, press for one frame, release (ImGui 1.86 samples the mouse once per frame). p is a page or an iframe's Frame:
+// the mouse is the page's, so an iframe's targets are offset by the iframe's position.
+async function clickTarget(p, name) {
+  const page = typeof p.page === 'function' ? p.page() : p;
+  await frames(p, 2);
+  const r = (await p.evaluate(() => window.kplace.targets()))[name];
+  assert.ok(r, `no target ${name}`);
+  let dx = 0, dy = 0;
+  if (p !== page) ({ x: dx, y: dy } = await (await p.frameElement()).boundingBox());
+  await page.mouse.move(dx + (r[0] + r[2]) / 2, dy + (r[1] + r[3]) / 2);
+  await frames(p, 1);
+  await page.mouse.down();
+  await frames(p, 1);
+  await page.mouse.up();
+  await frames(p, 2);
+}
+// The layout as the targets show it: node cards (cordon switches, at each card's top right) and the Events tab.
+const layout = (p) => p.evaluate(() => {
+  const t = window.kplace.targets();
+  const cordons = Object.entries(t).filter(([k]) => k.startsWith('cordon:'));
+  return { width: innerWidth, height: innerHeight, nodes: cordons.map(([k]) => k.slice(7)).sort(),
+           cardsRight: Math.min(...cordons.map(([, r]) => r[2])), cardsBottom: Math.max(...cordons.map(([, r]) => r[3])),
+           events: t['tab:events'] || null };
+});
+// Init script for a docs page: records every kplace:height message with the index of the iframe that sent it.
+function recordHeights() {
+  if (window.top !== window) return;
+  window.__heights = [];
+  window.addEventListener('message', (e) => {
+    if (!e.data || e.data.type !== 'kplace:height') return;
+    const frame = [...document.querySelectorAll('iframe')].findIndex((f) => f.contentWindow === e.source);
+    window.__heights.push({ frame, height: e.data.height, origin: e.origin });
+  });
+}
+// Waits until every kplace iframe of the docs page posted a height and no message came for a second; returns per
+// iframe the last posted height, its CSS height and how many messages it sent.
+async function settledHeights(host) {
+  await host.waitForFunction(() => [...document.querySelectorAll('iframe.kplace')].every((f) => f.dataset.kplaceHeight),
+                             null, { timeout: 60000 });
+  for (let seen = -1; ;) {
+    const n = await host.evaluate(() => window.__heights.length);
+    if (n === seen) break;
+    seen = n;
+    await host.waitForTimeout(1000);
+  }
+  return host.evaluate(() => [...document.querySelectorAll('iframe.kplace')].map((f, i) => ({
+    posted: Number(f.dataset.kplaceHeight), css: f.getBoundingClientRect().height,
+    messages: window.__heights.filter((m) => m.frame === i).length,
+    origins: [...new Set(window.__heights.filter((m) => m.frame === i).map((m) => m.origin))] })));
+}
+// A scheduler-mode scenario of n 2-CPU nodes and n 1-CPU pods.
+function cluster(n) {
+  const items = [{ apiVersion: 'kplace.dev/v1alpha1', kind: 'Simulation', metadata: { name: `nodes-${n}` },
+                   spec: { mode: 'scheduler' } }];
+  for (let i = 0; i < n; i++) {
+    items.push({ apiVersion: 'v1', kind: 'Node', metadata: { name: `node-${i}`, labels: { 'kubernetes.io/hostname': `node-${i}` } },
+                 status: { allocatable: { cpu: '2', memory: '8Gi', pods: '110' } } });
+  }
+  for (let i = 0; i < n; i++) {
+    items.push({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `app-${i}`, namespace: 'default' },
+                 spec: { containers: [{ name: 'c', image: 'app:1', resources: { requests: { cpu: '1' } } }] } });
+  }
+  return JSON.stringify({ apiVersion: 'v1', kind: 'List', items }, null, 2);
+}
+
 test('the example docs page embeds two scenarios whose iframes resize to the height they post', async () => {
   const ctx = await newContext();
   const page = await ctx.newPage();
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.addInitScript(recordHeights);
   await page.goto(server.url + 'embed-example.html');
   const iframes = await page.$$('iframe.kplace');
   assert.equal(iframes.length, 2);
   for (const f of iframes) assert.equal(await f.getAttribute('loading'), 'lazy');
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));  // lazy iframes load near the viewport
-  await page.waitForFunction(() => [...document.querySelectorAll('iframe.kplace')].every((f) => f.dataset.kplaceHeight),
-                             null, { timeout: 60000 });
-  const heights = await page.$$eval('iframe.kplace', (fs) => fs.map((f) => ({
-    posted: Number(f.dataset.kplaceHeight), css: f.getBoundingClientRect().height })));
-  for (const h of heights) {
-    assert.ok(h.posted >= 240, JSON.stringify(heights));
-    assert.equal(Math.round(h.css), Math.max(240, Math.min(1600, Math.round(h.posted))));
-    assert.notEqual(Math.round(h.css), 320, 'not resized from the page default');
-  }
+  const heights = await settledHeights(page);
   const [quick, taints] = await Promise.all(iframes.map((f) => f.contentFrame()));
   await quick.evaluate(() => window.kplace.ready);
   await taints.evaluate(() => window.kplace.ready);
+  for (const [i, f] of [quick, taints].entries()) {
+    const h = heights[i];
+    const what = JSON.stringify(heights);
+    assert.deepEqual(h.origins, [new URL(server.url).origin], what);
+    assert.ok(h.posted >= 320 && h.posted <= 1600, what);
+    assert.equal(Math.round(h.css), Math.max(240, Math.min(1600, Math.round(h.posted))), what);
+    assert.notEqual(Math.round(h.css), 320, 'not resized from the page default');
+    assert.ok(h.messages <= 3, `settles at once: ${what}`);
+    // The height posted is the app's own measure of its content, and the iframe is that tall.
+    assert.equal(await f.evaluate(() => window.kplace.contentHeight()), h.posted);
+    assert.equal(await f.evaluate(() => innerHeight), Math.round(h.css));
+  }
+  // No feedback loop: once resized, more frames post nothing new.
+  const before = await page.evaluate(() => window.__heights.length);
+  await Promise.all([frames(quick, 10), frames(taints, 10)]);
+  await page.waitForTimeout(500);
+  assert.equal(await page.evaluate(() => window.__heights.length), before);
+
   assert.deepEqual(await quick.evaluate(() => window.kplace.embedded()), { embed: true, editable: false });
   assert.deepEqual(await taints.evaluate(() => window.kplace.embedded()), { embed: true, editable: true });
   assert.deepEqual(await quick.evaluate(() => window.kplace.result()), golden('quickstart'));
   assert.equal(await taints.evaluate(() => window.kplace.selected()), 'default/big');
+  // The embed layout: the editor folded, so the node cards start at the left edge; every card is on screen, the
+  // inspector's tabs below them, inside the iframe.
+  await frames(quick, 2);
+  const l = await layout(quick);
+  assert.deepEqual(l.nodes, ['gpu-1', 'node-a', 'node-b'], JSON.stringify(l));
+  assert.ok(l.cardsRight < l.width * 0.36, `editor folded: ${JSON.stringify(l)}`);
+  assert.ok(l.events && l.events[1] > l.cardsBottom && l.events[3] <= l.height, `tabs under the cards: ${JSON.stringify(l)}`);
   // Embeds show only "Open in kplace", which carries the state to the full page.
   assert.equal(await quick.isVisible('#kp-copy-link'), false);
   assert.equal(await quick.isVisible('#kp-open'), true);
   const href = await quick.getAttribute('#kp-open', 'href');
   assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/index\.html#k1:/);
-  // Read-only: an edit is put back; the editable embed keeps it.
-  await quick.evaluate(() => window.kplace.cordon('node-b'));
+  // Embeds never touch the full page's autosave.
+  assert.equal(await page.evaluate(() => localStorage.getItem('kplace:autosave')), null);
+  // Read-only: edits are refused (the API says so; a click on the canvas is put back); the editable embed keeps them.
+  assert.equal(await quick.evaluate(() => window.kplace.cordon('node-b')), false);
+  assert.equal(await quick.evaluate(() => window.kplace.setMode('karpenter')), false);
+  await (await quick.frameElement()).scrollIntoViewIfNeeded();
+  await clickTarget(quick, 'cordon:node-b');
   assert.equal(await quick.evaluate(() => window.kplace.text()), preset('quickstart'));
   assert.equal(await taints.evaluate(() => window.kplace.cordon('gpu-node')), true);
   assert.notEqual(await taints.evaluate(() => window.kplace.text()), preset('taint-effects'));
-  // Embeds never touch the full page's autosave.
-  assert.equal(await page.evaluate(() => localStorage.getItem('kplace:autosave')), null);
-  const full = await open(ctx, href);
-  assert.equal(await full.evaluate(() => window.kplace.text()), preset('quickstart'));
+  // Selecting is not editing: a pod clicked on the read-only embed's canvas travels in "Open in kplace".
+  await clickTarget(quick, 'pod:default/trainer');
+  assert.equal(await quick.evaluate(() => window.kplace.selected()), 'default/trainer');
+  await quick.waitForFunction((old) => document.getElementById('kp-open').getAttribute('href') !== old, href);
+  const quickState = await state(quick);
+  const full = await open(ctx, await quick.getAttribute('#kp-open', 'href'));
+  const fullState = await state(full);
+  assert.equal(fullState.text, quickState.text);
+  assert.deepEqual(fullState.result, quickState.result);
+  assert.equal(fullState.pod, 'default/trainer');
+  assert.deepEqual(await full.evaluate(() => window.kplace.embedded()), { embed: false, editable: true });
+  // The full page has the editor on the left: its cards start right of it.
+  await frames(full, 2);
+  const fl = await layout(full);
+  assert.ok(fl.cardsRight > fl.width * 0.36, `full page: editor shown: ${JSON.stringify(fl)}`);
+  // The editable embed's link carries its edit and selected pod (the link is refreshed after each result).
+  let taintsHref = null;
+  for (let i = 0; i < 100 && !taintsHref; i++) {
+    const [href, link] = await taints.evaluate(async () => [document.getElementById('kp-open').getAttribute('href'),
+                                                            await window.kplace.shareLink()]);
+    if (href === link) taintsHref = href;
+    else await taints.waitForTimeout(100);
+  }
+  assert.ok(taintsHref, '"Open in kplace" follows the edit');
+  const taintsState = await state(taints);
+  const edited = await open(await newContext(), taintsHref);
+  const editedState = await state(edited);
+  assert.equal(editedState.text, taintsState.text);
+  assert.deepEqual(editedState.result, taintsState.result);
+  assert.equal(editedState.pod, 'default/big');
   const snippet = await full.evaluate(() => window.kplace.embedSnippet());
   assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/(index\.html)?\?embed=1#k1:[^"]+" [^>]*loading="lazy"/);
   assert.match(snippet, /e\.origin !== "http:\/\/127\.0\.0\.1:\d+"/);
   await page.screenshot({ path: path.join(outDir, 'embed-example.png'), fullPage: true });
+  await Promise.all([ctx.close(), edited.context().close()]);
+});
+
+test('the height an embed posts follows its content: more nodes or a narrower iframe, a taller embed', async () => {
+  const ctx = await newContext();
+  const full = await open(ctx);
+  const links = [];
+  for (const n of [2, 16]) {
+    assert.ok(await full.evaluate((t) => window.kplace.load(t), cluster(n)), `cluster(${n}) runs`);
+    links.push(await full.evaluate(() => window.kplace.embedLink()));
+  }
+  const host = await ctx.newPage();
+  host.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await host.addInitScript(recordHeights);
+  await host.goto(server.url + 'embed-example.html');
+  // The example page's listener, two iframes of the same width side by side (no lazy loading here).
+  await host.evaluate((srcs) => {
+    for (const f of document.querySelectorAll('iframe')) f.remove();
+    document.body.style.maxWidth = 'none';
+    const row = document.createElement('div');
+    row.style.display = 'flex';
+    row.style.alignItems = 'flex-start';
+    row.style.gap = '8px';
+    for (const src of srcs) {
+      const f = document.createElement('iframe');
+      f.className = 'kplace';
+      f.src = src;
+      f.style.width = '620px';
+      f.style.flex = 'none';
+      row.append(f);
+    }
+    document.body.prepend(row);
+  }, links);
+  let [small, large] = await settledHeights(host);
+  const what = () => JSON.stringify({ small, large });
+  assert.ok(large.posted > small.posted + 300, `16 nodes post a taller embed than 2 at the same width: ${what()}`);
+  for (const h of [small, large]) assert.equal(Math.round(h.css), h.posted, what());
+  const [fs, fl] = await Promise.all((await host.$$('iframe.kplace')).map((f) => f.contentFrame()));
+  assert.equal(await fs.evaluate(() => window.kplace.contentHeight()), small.posted);
+  assert.equal(await fl.evaluate(() => window.kplace.contentHeight()), large.posted);
+  // At its posted height every card of the large embed is on screen, the tabs under them.
+  await frames(fl, 2);
+  const l = await layout(fl);
+  assert.equal(l.nodes.length, 16, JSON.stringify(l));
+  assert.ok(l.events && l.events[1] > l.cardsBottom && l.events[3] <= l.height, JSON.stringify(l));
+  // A narrower iframe: fewer cards per row, a taller embed (posted after the frame laid out the new width).
+  await host.evaluate(() => { document.querySelector('iframe.kplace').style.width = '300px'; });
+  await host.waitForFunction((h) => Number(document.querySelector('iframe.kplace').dataset.kplaceHeight) !== h,
+                             small.posted, { timeout: 30000 });
+  const [narrow] = await settledHeights(host);
+  assert.ok(narrow.posted > small.posted, `narrower: taller: ${JSON.stringify({ narrow, small })}`);
+  assert.equal(await fs.evaluate(() => window.kplace.contentHeight()), narrow.posted);
+  await host.screenshot({ path: path.join(outDir, 'embed-heights.png'), fullPage: true });
   await ctx.close();
+});
+
+test('an editable embed posts a new height when its scenario changes', async () => {
+  const ctx = await newContext();
+  const host = await ctx.newPage();
+  await host.addInitScript(recordHeights);
+  await host.goto(server.url + 'embed-example.html');
+  const full = await open(ctx);
+  await full.evaluate((t) => window.kplace.load(t), cluster(2));
+  const src = await full.evaluate(() => window.kplace.embedLink({ edit: true }));
+  await host.evaluate((s) => {
+    for (const f of document.querySelectorAll('iframe')) f.remove();
+    const f = document.createElement('iframe');
+    f.className = 'kplace';
+    f.src = s;
+    document.body.prepend(f);
+  }, src);
+  const [first] = await settledHeights(host);
+  const frame = await (await host.$('iframe.kplace')).contentFrame();
+  assert.deepEqual(await frame.evaluate(() => window.kplace.embedded()), { embed: true, editable: true });
+  assert.ok(await frame.evaluate((t) => window.kplace.load(t), cluster(12)));
+  await host.waitForFunction((h) => Number(document.querySelector('iframe.kplace').dataset.kplaceHeight) > h,
+                             first.posted, { timeout: 30000 });
+  const [second] = await settledHeights(host);
+  assert.ok(second.posted > first.posted, JSON.stringify({ first, second }));
+  assert.equal(await frame.evaluate(() => window.kplace.contentHeight()), second.posted);
+  await ctx.close();
+});
+
+test('a pod selected by a click on the canvas travels in a Copy link', async () => {
+  const ctx = await newContext();
+  const page = await open(ctx);
+  assert.equal(await page.evaluate(() => window.kplace.selected()), '');
+  const placed = Object.entries((await page.evaluate(() => window.kplace.result())).pods)
+    .filter(([, p]) => p.node).map(([k]) => k);
+  const pod = placed.find((k) => k === 'default/trainer') || placed[0];
+  await clickTarget(page, `pod:${pod}`);
+  assert.equal(await page.evaluate(() => window.kplace.selected()), pod);
+  assert.ok((await page.evaluate(() => window.kplace.targets()))['tab:pod'], 'the Pod tab opened');
+  await page.click('#kp-copy-link');
+  await page.waitForFunction(() => /Link copied/.test(window.kplace.message() || ''));
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  const before = await state(page);
+  const other = await open(await newContext(), link);
+  const after = await state(other);
+  assert.equal(after.pod, pod);
+  assert.equal(after.text, before.text);
+  assert.deepEqual(after.result, before.result);
+  await Promise.all([ctx.close(), other.context().close()]);
 });
 
 // A small cluster as `kubectl get nodes,pods -A -o json` prints it, noise included.

@@ -160,6 +160,7 @@ float NodeCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bo
       if (draw) {
         ImGui::SetCursorScreenPos(p);
         if (PodChip(pod, pod.key == ui.selected_pod, cw)) ui.selected_pod = pod.key;
+        RecordTarget(ui, "pod:" + pod.key);
       }
     }
     y = flow.Bottom();

@@ -31,6 +31,10 @@ namespace {
 constexpr float kUiFontCssPx = 15.0f;
 constexpr float kMonoFontCssPx = 14.0f;
 constexpr const char* kCanvas = "#canvas";
+// The content height reported to the page (CSS pixels) is clamped to these: an embed's iframe is never smaller
+// than a usable view nor longer than a docs page wants (large clusters scroll inside the cluster view).
+constexpr int kMinContentCssPx = 320;
+constexpr int kMaxContentCssPx = 1600;
 // Scenarios with more (nodes + instance types + 1) x pods than this run in the page's Web Worker
 // (web/kplace-worker.js), not in the frame.
 constexpr std::size_t kAsyncThreshold = 20000;
@@ -41,6 +45,7 @@ struct Web {
   float scale = 0;                        // devicePixelRatio the fonts and style were built for
   std::uint64_t notified = 0;             // generation of the snapshot the page was last told about (onResult)
   int frames = 0;                         // frames drawn so far
+  int content_height = 0;                 // the last frame's content height in CSS pixels (0 before the first)
   std::string clipboard;                  // last text copied in the app or pasted into the page
   kplace::app::Session session;
   kplace::app::UiState ui;
@@ -60,6 +65,9 @@ EM_JS(void, JsRunInBackground, (int seq, const char* text), {
 });
 EM_JS(void, JsExplainInBackground, (int seq, const char* text, const char* pod), {
   if (Module["onKplaceExplainAsync"]) Module["onKplaceExplainAsync"](seq, UTF8ToString(text), UTF8ToString(pod));
+});
+EM_JS(void, JsNotifyHeight, (int height), {
+  if (Module["onKplaceHeight"]) Module["onKplaceHeight"](height);
 });
 EM_JS(int, JsIsApple, (), {
   return /Mac|iPhone|iPad|iPod/.test(navigator.platform || "") ? 1 : 0;
@@ -116,6 +124,16 @@ void NotifyIfNew() {
   JsNotifyResult();
 }
 
+// Tells the page (embeds post it to their parent) when the height the content needs changed: after the frame that
+// laid out a new scenario, a new width or a folded / unfolded editor, never before.
+void NotifyHeightIfChanged(float dpr) {
+  const float css = web->ui.content_need / (dpr > 0 ? dpr : 1);
+  const int height = std::clamp(static_cast<int>(std::ceil(css)), kMinContentCssPx, kMaxContentCssPx);
+  if (height == web->content_height) return;
+  web->content_height = height;
+  JsNotifyHeight(height);
+}
+
 void Frame() {
   const auto dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
   const ImVec2 size = SyncCanvas(dpr);
@@ -145,6 +163,7 @@ void Frame() {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   NotifyIfNew();
   ++web->frames;
+  NotifyHeightIfChanged(dpr);
 }
 
 }  // namespace
@@ -341,7 +360,13 @@ void kplace_app_set_embed(int editable) {
   (void)editable;
   web->ui.embed = true;
   web->ui.editor_collapsed = true;
+  web->ui.fit_cluster = true;
 }
+
+// The height in CSS pixels that shows the top bar, every card of the cluster view at the current width and an
+// inspector below it, as laid out by the last frame (clamped to 320..1600; 0 before the first frame). It does not
+// depend on the canvas's height, so an iframe resized to it keeps it. Embeds post it to their parent page.
+int kplace_app_content_height() { return web ? web->content_height : 0; }
 
 // Frames drawn so far: lets tests hold a key for exactly one frame (ImGui 1.86 samples key state per frame).
 int kplace_app_frames() { return web ? web->frames : 0; }

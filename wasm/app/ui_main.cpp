@@ -11,6 +11,9 @@
 namespace kplace::app {
 namespace {
 
+// Embeds: the height of the inspector (its tabs) under a cluster view that shows all its cards.
+constexpr float kFitInspectorEm = 18;
+
 // A draggable bar between two panes; returns the drag delta along its axis in pixels.
 float Splitter(const char* id, bool vertical, float thickness, float length) {
   const ImVec2 size = vertical ? ImVec2(thickness, length) : ImVec2(length, thickness);
@@ -201,8 +204,11 @@ void DrawApp(Session& session, UiState& ui) {
   DrawTopBar(session, ui);
   ImGui::Separator();
 
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float top = ImGui::GetCursorPosY();  // the top bar's height, the window's top padding included
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float split = Em(0.6f);
+  const float below = split + 2 * style.ItemSpacing.y;  // under the cluster view: spacing, splitter, spacing, tabs
   const float left = std::clamp(ui.editor_width * avail.x, std::min(Em(12), avail.x * 0.5f),
                                 std::max(avail.x - Em(16), avail.x * 0.5f));
   if (!ui.editor_collapsed) {
@@ -222,12 +228,21 @@ void DrawApp(Session& session, UiState& ui) {
   } else {
     const bool inspecting = snap->FindPod(ui.selected_pod) >= 0;
     const float h = ImGui::GetContentRegionAvail().y;
-    const float cluster_h = std::max(Em(4), (1 - ui.inspector_height) * h - split);
+    float cluster_h = std::max(Em(4), (1 - ui.inspector_height) * h - split);
+    if (ui.fit_cluster && ui.cluster_need > 0)  // embeds: all the cards, unless that leaves the tabs too little
+      cluster_h = std::clamp(ui.cluster_need, Em(4), std::max(Em(4), h - below - Em(kFitInspectorEm)));
     ImGui::BeginChild("cluster", ImVec2(0, cluster_h), true);
     DrawCluster(*snap, ui);
+    // The content's end in the child's own coordinates (scrolling does not move it) plus the bottom padding: the
+    // outer height at which the cards fit without scrolling. It follows the width (cards per row) and the scenario,
+    // never the child's height.
+    ui.cluster_need = ImGui::GetCursorPosY() + style.WindowPadding.y;
     ImGui::EndChild();
-    if (float dy = Splitter("##hsplit", false, split, ImGui::GetContentRegionAvail().x); dy != 0 && h > 0)
+    if (float dy = Splitter("##hsplit", false, split, ImGui::GetContentRegionAvail().x); dy != 0 && h > 0) {
+      if (ui.fit_cluster) ui.inspector_height = 1 - (cluster_h + split) / h;  // dragging ends the fit, from here
+      ui.fit_cluster = false;
       ui.inspector_height = std::clamp(ui.inspector_height - dy / h, 0.15f, 0.85f);
+    }
     ImGui::BeginChild("details", ImVec2(0, 0), true);
     // A newly selected pod brings its tab to the front.
     const bool newly_selected = inspecting && ui.selected_pod != ui.shown_pod;
@@ -270,6 +285,10 @@ void DrawApp(Session& session, UiState& ui) {
   ImGui::EndChild();
   ImGui::End();
   ui.select_tab.clear();
+  // The height that shows everything: the top bar, the whole cluster view, the splitter and tabs of
+  // kFitInspectorEm, the window's bottom padding (device pixels; embeds post it to their parent page).
+  const float right = snap ? ui.cluster_need + below + Em(kFitInspectorEm) : ImGui::GetFrameHeightWithSpacing();
+  ui.content_need = top + right + style.WindowPadding.y;
 
   // Direct edits and their undo, after the frame's panels stopped reading the snapshot they replace.
   const ImGuiIO& io = ImGui::GetIO();

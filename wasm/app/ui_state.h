@@ -29,9 +29,17 @@ struct UiState {
   bool undo_requested = false;
   std::string explain_request;  // a pod whose explanation the inspector asked for (background-run snapshots)
   std::string select_tab;       // "events" or "rounds": brought to the front next frame (tests, the embedding API)
+  // Embeds: the cluster view takes the height its cards need (cluster_need, last frame's) and the inspector the
+  // rest, until the splitter between them is dragged. Otherwise inspector_height splits the column.
+  bool fit_cluster = false;
+  // Device pixels, measured each frame after the layout: the cluster view's outer height that shows all its cards
+  // at the current width, and the window height that shows the top bar, the whole cluster view and an inspector
+  // (tabs) 18 em tall. Neither depends on the window's height: embeds post content_need to their parent page.
+  float cluster_need = 0;
+  float content_need = 0;
   // Screen rectangles (device pixels) of this frame's clickable edit targets, by name: "taint:<node>:<i>",
-  // "cordon:<node>", "tolerate:<node>", "tab:events", "tab:pod", "tab:rounds", "mode:<mode>", "explain". For tests
-  // (window.kplace.targets()).
+  // "cordon:<node>", "tolerate:<node>", "pod:<namespace/name>" (chips on node cards), "tab:events", "tab:pod",
+  // "tab:rounds", "mode:<mode>", "explain". For tests (window.kplace.targets()).
   std::map<std::string, Rect> targets;
 };
 
