@@ -110,6 +110,9 @@ sim::SimResult ResultFromJson(const io::Json& j, const Scenario& sc) {
   auto pods_it = j.find("pods");
   const io::Json& pods = pods_it != j.end() && pods_it->is_object() ? *pods_it : empty;
   std::unordered_map<std::string, std::size_t> where;
+  where.reserve(sc.pods.size());
+  std::vector<sim::PodResult> in_scenario_order;
+  in_scenario_order.reserve(sc.pods.size());
   for (const auto& p : sc.pods) {
     sim::PodResult pr;
     pr.key = p.Key();
@@ -134,9 +137,15 @@ sim::SimResult ResultFromJson(const io::Json& j, const Scenario& sc) {
       pr.nominated_node = StringAt(*it, "nominatedNode");
       pr.attempts.push_back(Attempt("", pr.unschedulable));
     }
-    r.pods.push_back(std::move(pr));
+    in_scenario_order.push_back(std::move(pr));
   }
-  std::sort(r.pods.begin(), r.pods.end(), [](const auto& a, const auto& b) { return a.key < b.key; });
+  // Sorted by key: an order of indices first (a PodResult is large to move about).
+  std::vector<std::size_t> order(in_scenario_order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return in_scenario_order[a].key < in_scenario_order[b].key; });
+  r.pods.reserve(order.size());
+  for (std::size_t i : order) r.pods.push_back(std::move(in_scenario_order[i]));
   for (std::size_t i = 0; i < r.pods.size(); ++i) where.emplace(r.pods[i].key, i);
 
   if (auto events = j.find("events"); events != j.end() && events->is_array())
@@ -214,11 +223,13 @@ void Index(Snapshot& s, const io::Json* result_json = nullptr) {
   if (s.result.karpenter)
     for (const auto& o : s.result.karpenter->pods) outcomes.emplace(o.key, &o);
   std::unordered_map<std::string, const Pod*> objects;
+  objects.reserve(s.scenario.pods.size());
   for (const auto& p : s.scenario.pods) objects.emplace(p.Key(), &p);
   framework::PodRequestsOptions opts;
   opts.pod_level_resources = s.scenario.simulation.kubernetes_minor >= 34;
 
   s.pods.reserve(s.result.pods.size());
+  s.pod_index.reserve(s.result.pods.size());
   for (const auto& r : s.result.pods) {
     PodView v;
     v.key = r.key;
