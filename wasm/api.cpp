@@ -24,7 +24,6 @@
 
 #include "core/io/kwok_instance_types.h"
 #include "core/io/result_writer.h"
-#include "core/io/scenario_parser.h"
 #include "wasm/engine.h"
 
 // 1 when this module runs in a Web Worker (the only place progress messages go to).
@@ -47,31 +46,16 @@ char* Copy(const std::string& s) {
   return p;
 }
 
-// wasm::RunText with the core's progress callback forwarded to the page when in a worker.
-kplace::wasm::Outcome Run(std::string_view text, bool explain_all, const std::set<std::string>& explain) {
-  kplace::wasm::Outcome out;
-  try {
-    kplace::sim::RunOptions options;
-    options.explain_all = explain_all;
-    options.explain = explain;
-    if (kplace_in_worker()) {
-      double last = -1e9;
-      options.progress = [last](std::size_t done, std::size_t total) mutable {
-        const double now = emscripten_get_now();
-        if (now - last < 50 && done < total) return;
-        last = now;
-        kplace_post_progress(static_cast<double>(done), static_cast<double>(total));
-      };
-    }
-    out.result = kplace::sim::Run(kplace::io::ParseScenario(text), options);
-    out.ok = true;
-  } catch (const kplace::io::InputError& e) {
-    out.error = e.what();
-  } catch (const std::exception& e) {
-    out.error = std::string("internal error: ") + e.what();
-    out.internal = true;
-  }
-  return out;
+// The core's progress callback forwarded to the page at most every 50 ms, when in a worker (elsewhere none).
+kplace::wasm::Progress WorkerProgress() {
+  if (!kplace_in_worker()) return {};
+  double last = -1e9;
+  return [last](std::size_t done, std::size_t total) mutable {
+    const double now = emscripten_get_now();
+    if (now - last < 50 && done < total) return;
+    last = now;
+    kplace_post_progress(static_cast<double>(done), static_cast<double>(total));
+  };
 }
 
 std::string Envelope(const char* scenario, int flags, const char* pod = nullptr) {
@@ -79,7 +63,8 @@ std::string Envelope(const char* scenario, int flags, const char* pod = nullptr)
   const bool explain = (flags & kExplainAll) != 0;
   std::set<std::string> only;
   if (pod) only.insert(pod);
-  kplace::wasm::Outcome out = Run(scenario ? scenario : "", explain, only);
+  kplace::wasm::Outcome out =
+      kplace::wasm::RunText(scenario ? scenario : "", explain, /*keep_scenario=*/false, only, WorkerProgress());
   Json doc = Json::object();
   if (!out.ok) {
     doc["status"] = "failure";

@@ -7,11 +7,27 @@
 #include "core/io/scenario_parser.h"
 
 namespace kplace::wasm {
+namespace {
 
-Outcome RunText(std::string_view text, bool explain_all, bool keep_scenario, const std::set<std::string>& explain) {
+// Runs scenario into out, keeping a copy of it first when asked; throws what the run throws.
+void RunInto(Outcome& out, Scenario scenario, bool explain_all, bool keep_scenario,
+             const std::set<std::string>& explain, Progress progress) {
+  if (keep_scenario) out.scenario = scenario;
+  sim::RunOptions options;
+  options.explain_all = explain_all;
+  options.explain = explain;
+  options.progress = std::move(progress);
+  out.result = sim::Run(std::move(scenario), options);
+}
+
+// Calls body(out) and marks out ok; an exception instead becomes out's error: an InputError's message as it is,
+// anything else as an internal error.
+template <typename Body>
+Outcome Guarded(Body&& body) {
   Outcome out;
   try {
-    return RunScenario(io::ParseScenario(text), explain_all, keep_scenario, explain);
+    body(out);
+    out.ok = true;
   } catch (const io::InputError& e) {
     out.error = e.what();
   } catch (const std::exception& e) {
@@ -21,22 +37,20 @@ Outcome RunText(std::string_view text, bool explain_all, bool keep_scenario, con
   return out;
 }
 
-Outcome RunScenario(Scenario scenario, bool explain_all, bool keep_scenario, const std::set<std::string>& explain) {
-  Outcome out;
-  try {
-    if (keep_scenario) out.scenario = scenario;
-    sim::RunOptions options;
-    options.explain_all = explain_all;
-    options.explain = explain;
-    out.result = sim::Run(std::move(scenario), options);
-    out.ok = true;
-  } catch (const io::InputError& e) {
-    out.error = e.what();
-  } catch (const std::exception& e) {
-    out.error = std::string("internal error: ") + e.what();
-    out.internal = true;
-  }
-  return out;
+}  // namespace
+
+Outcome RunText(std::string_view text, bool explain_all, bool keep_scenario, const std::set<std::string>& explain,
+                Progress progress) {
+  return Guarded([&](Outcome& out) {
+    RunInto(out, io::ParseScenario(text), explain_all, keep_scenario, explain, std::move(progress));
+  });
+}
+
+Outcome RunScenario(Scenario scenario, bool explain_all, bool keep_scenario, const std::set<std::string>& explain,
+                    Progress progress) {
+  return Guarded([&](Outcome& out) {
+    RunInto(out, std::move(scenario), explain_all, keep_scenario, explain, std::move(progress));
+  });
 }
 
 }  // namespace kplace::wasm

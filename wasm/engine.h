@@ -2,6 +2,8 @@
 // out. Shared by the C API (api.cpp) and the ImGui app; adds no scheduling logic of its own.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -19,10 +21,15 @@ struct Outcome {
   sim::SimResult result;
 };
 
+// sim::RunOptions::progress: called now and then with (pods done, pods to do) scheduling attempts.
+using Progress = std::function<void(std::size_t, std::size_t)>;
+
 // Parses and runs text; never throws. explain_all records the explanation of every pod (what the inspector shows),
-// explain only of the pods named (keys).
-Outcome RunText(std::string_view text, bool explain_all, bool keep_scenario, const std::set<std::string>& explain = {});
+// explain only of the pods named (keys); progress (optional) is handed to the run.
+Outcome RunText(std::string_view text, bool explain_all, bool keep_scenario, const std::set<std::string>& explain = {},
+                Progress progress = {});
 // Runs a scenario that is already parsed (the app parses first to decide where the run happens).
-Outcome RunScenario(Scenario scenario, bool explain_all, bool keep_scenario, const std::set<std::string>& explain = {});
+Outcome RunScenario(Scenario scenario, bool explain_all, bool keep_scenario, const std::set<std::string>& explain = {},
+                    Progress progress = {});
 
 }  // namespace kplace::wasm

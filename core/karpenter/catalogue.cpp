@@ -107,6 +107,19 @@ std::vector<const Taint*> Untolerated(const std::vector<Taint>& taints, const st
   return out;
 }
 
+std::vector<Taint> NodeTaints(const Node& n) {
+  std::vector<Taint> out = n.taints;
+  // kubernetes pkg/controller/nodelifecycle/node_lifecycle_controller.go doNoScheduleTaintingPass: a Node with
+  // spec.unschedulable gets node.kubernetes.io/unschedulable:NoSchedule (no value) unless a taint with that key and
+  // effect is already there; the new taint goes last.
+  static const Symbol kUnschedulable = Intern("node.kubernetes.io/unschedulable");
+  if (n.unschedulable && std::none_of(out.begin(), out.end(), [](const Taint& t) {
+        return t.key == kUnschedulable && t.effect == TaintEffect::NoSchedule;
+      }))
+    out.push_back(Taint{kUnschedulable, kEmptySymbol, TaintEffect::NoSchedule});
+  return out;
+}
+
 std::string TaintString(const Taint& t) {
   std::string s = Text(t.key);
   if (t.value != kEmptySymbol) s += "=" + Text(t.value);

@@ -78,4 +78,10 @@ std::vector<const Taint*> Untolerated(const std::vector<Taint>& taints, const st
 // "k=v:Effect" (Go's Taint.ToString; "k:Effect" without a value).
 std::string TaintString(const Taint& t);
 
+// A Node's taints as Karpenter reads them (the Node object's spec.taints: state/statenode.go Taints, and the
+// topology's node filter), with the taint kube-controller-manager keeps on a cordoned Node added. Karpenter has no
+// spec.unschedulable check of its own: a cordoned Node stays an existing node (it counts against its NodePool's
+// limits and for topology) and only this taint keeps pods off it (sched/existingnode.go CanAdd).
+std::vector<Taint> NodeTaints(const Node& n);
+
 }  // namespace kplace::karpenter

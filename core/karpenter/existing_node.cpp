@@ -62,7 +62,8 @@ std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vect
       for (const auto& p : sc.node_pools)
         if (p.meta.name == Text(*pool_name)) pool = &p;
     e.initialized = !pool_name || n.meta.labels.Get(kInitialized) == kTrue;
-    for (const auto& t : n.taints)
+    // A cordoned Node is kept, with the node.kubernetes.io/unschedulable taint (NodeTaints).
+    for (const auto& t : NodeTaints(n))
       if (e.initialized || !Ephemeral(t, pool)) e.taints.push_back(t);
     Resource available = n.allocatable;
     Resource ds_requests;

@@ -66,6 +66,7 @@ struct Result {
   std::vector<ClaimOutcome> claims;
   std::vector<std::string> events;  // NodePools dropped for their instance types etc.
   double hourly_price = 0;
+  int hostname_seq = 0;  // the last hostname placeholder number used (ProvisionOptions::hostname_seq if none)
 };
 
 }  // namespace kplace::karpenter

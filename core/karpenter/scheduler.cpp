@@ -39,9 +39,11 @@ bool HasPreferNoSchedule(const NodePool& p) {
 
 class Solver {
  public:
-  Solver(const Scenario& sc, const ProvisionOptions& opts, Result& result) : sc_(sc), opts_(opts), result_(result) {}
+  Solver(const Scenario& sc, const ProvisionOptions& opts, Result& result)
+      : sc_(sc), opts_(opts), result_(result), hostname_seq_(opts.hostname_seq) {}
 
   void Run();
+  int HostnameSeq() const { return hostname_seq_; }
 
  private:
   // Scheduler.add: "" on success.
@@ -89,7 +91,7 @@ class Solver {
   std::unique_ptr<Topology> topology_;
   bool pns_ = false;
   bool types_constrain_hostname_ = false;
-  int hostname_seq_ = 0;
+  int hostname_seq_;
 };
 
 void Solver::Run() {
@@ -259,7 +261,8 @@ std::string Solver::AddToNewClaim(PodData& pod, AddTry* record) {
     c.tmpl = static_cast<int>(ti);
     err = LimitOptions(limits_, t, catalogue_, &c.options);
     if (err.empty()) {
-      // NewNodeClaim numbers every NodeClaim it builds (per template per attempt), from 1.
+      // NewNodeClaim numbers every NodeClaim it builds (per template per attempt), from 1, on a counter that
+      // outlives the run (ProvisionOptions::hostname_seq).
       char host[48];
       std::snprintf(host, sizeof host, "hostname-placeholder-%04d", ++hostname_seq_);
       c.hostname = Intern(host);
@@ -293,7 +296,9 @@ std::string Solver::AddToNewClaim(PodData& pod, AddTry* record) {
 
 Result Provision(const Scenario& sc, const ProvisionOptions& options) {
   Result result;
-  Solver(sc, options, result).Run();
+  Solver solver(sc, options, result);
+  solver.Run();
+  result.hostname_seq = solver.HostnameSeq();
   return result;
 }
 

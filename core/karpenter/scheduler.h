@@ -19,6 +19,9 @@ struct ProvisionOptions {
   bool only_marked_unschedulable = false;
   // NodeClaim names in use (Nodes and earlier NodeClaims): new ones skip them (`<nodepool>-<n>`, n counting up).
   std::set<std::string> taken_names;
+  // The last hostname placeholder number used before this run. Upstream's counter (sched/nodeclaim.go nodeID) lives
+  // as long as the process, so cluster mode carries Result::hostname_seq from one round to the next.
+  int hostname_seq = 0;
 };
 
 // Runs one provisioning round over the scenario's pending pods. Topology (spread, pod (anti-)affinity) is not

@@ -75,7 +75,10 @@ void Topology::BuildDomainGroups() const {
 Topology::Topology(const Scenario& sc, const std::vector<const NodePool*>& pools, const std::vector<KType>& catalogue,
                    const std::vector<std::size_t>& batch)
     : sc_(sc), pools_(pools), catalogue_(&catalogue), excluded_(sc.pods.size(), 0) {
-  for (const auto& n : sc.nodes) nodes_by_name_.emplace(n.meta.name, &n);
+  for (const auto& n : sc.nodes) {
+    nodes_by_name_.emplace(n.meta.name, &n);
+    if (n.unschedulable) cordoned_taints_.emplace(&n, NodeTaints(n));
+  }
   for (std::size_t i : batch) excluded_[i] = 1;
   // updateInverseAffinities: running pods' required anti-affinity terms.
   for (std::size_t i = 0; i < sc.pods.size(); ++i) {
@@ -212,7 +215,7 @@ TopoGroup Topology::NewGroup(TopoType type, Symbol key, const PodData& pod, std:
 
 void Topology::CountDomains(TopoGroup& g) const {
   for (const auto& n : sc_.nodes) {
-    if (!g.filter.Matches(n.taints, FromLabels(n.meta.labels), nullptr)) continue;
+    if (!g.filter.Matches(TaintsOf(n), FromLabels(n.meta.labels), nullptr)) continue;
     if (auto v = n.meta.labels.Get(g.key)) g.Register(*v);
   }
   for (std::size_t i = 0; i < sc_.pods.size(); ++i) {
@@ -231,7 +234,7 @@ void Topology::CountDomains(TopoGroup& g) const {
       domain = node->name_symbol;
     else
       continue;
-    if (!g.filter.Matches(node->taints, FromLabels(node->meta.labels), nullptr)) continue;
+    if (!g.filter.Matches(TaintsOf(*node), FromLabels(node->meta.labels), nullptr)) continue;
     g.Record(domain);
   }
 }

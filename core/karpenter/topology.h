@@ -100,6 +100,10 @@ class Topology {
   std::vector<Symbol> Namespaces(const Pod& pod, const PodAffinityTerm& term) const;
   void CountDomains(TopoGroup& g) const;
   const Node* FindNode(const std::string& name) const;
+  // The taints the node filter sees: the Node's, with the cordon taint on a cordoned Node (NodeTaints).
+  const std::vector<Taint>& TaintsOf(const Node& n) const {
+    return n.unschedulable ? cordoned_taints_.at(&n) : n.taints;
+  }
   void BuildDomainGroups() const;
   // Which groups a pod owns or is selected by, in group order: what AddRequirements and Record look up for every
   // node and claim tried. Rebuilt for a pod when groups or owners changed since (version_).
@@ -120,6 +124,7 @@ class Topology {
   mutable std::map<Symbol, std::map<Symbol, std::vector<std::vector<Taint>>>> domain_groups_;
   std::vector<std::uint8_t> excluded_;
   std::map<std::string, const Node*> nodes_by_name_;
+  std::map<const Node*, std::vector<Taint>> cordoned_taints_;
   std::vector<TopoGroup> groups_;
   std::vector<TopoGroup> inverse_;
   std::uint64_t version_ = 1;                  // bumped whenever groups_, inverse_ or their owners change

@@ -1,6 +1,8 @@
 #include "core/sim/cluster_state.h"
 
 #include <algorithm>
+#include <string_view>
+#include <utility>
 
 namespace kplace::sim {
 
@@ -51,6 +53,7 @@ ClusterState::ClusterState(const Scenario& sc, const std::vector<std::int32_t>& 
     const framework::NodeInfo* n = snapshot.Get(p.nominated_node_name);
     nominator.Add(infos_[i].get(), p.nominated_node_name, n ? n->node : nullptr);
   }
+  IndexPdbPods();
   RefreshPdbs();
 }
 
@@ -80,28 +83,71 @@ const OwnerReference* ControllerOf(const Pod& p) {
 }
 
 // getExpectedScale for one controller: the scenario workload's spec.replicas (a ReplicaSet that kplace expanded
-// from a Deployment is named after it), else the number of scenario pods it controls (the controller object is
-// not in the scenario). nullopt: no scale (a DaemonSet), which fails the PDB safe (0 disruptions).
-std::optional<std::int64_t> ControllerScale(const Scenario& sc, const std::string& ns, const OwnerReference& ref) {
+// from a Deployment is named after it), else the number of scenario pods it controls (controlled: by namespace,
+// kind and name; the controller object is not in the scenario). nullopt: no scale (a DaemonSet), which fails the
+// PDB safe (0 disruptions).
+std::optional<std::int64_t> ControllerScale(
+    const Scenario& sc, const std::string& ns, const OwnerReference& ref,
+    const std::map<std::tuple<std::string, std::string, std::string>, std::int64_t>& controlled) {
   if (ref.kind == "DaemonSet") return std::nullopt;
   for (const auto& w : sc.workloads) {
     if (w.meta.namespace_ != ns || w.meta.name != ref.name) continue;
     if (w.kind == ref.kind || (ref.kind == "ReplicaSet" && w.kind == "Deployment")) return w.replicas;
   }
-  std::int64_t n = 0;
-  for (const auto& p : sc.pods) {
-    const OwnerReference* c = ControllerOf(p);
-    if (c && p.meta.namespace_ == ns && c->kind == ref.kind && c->name == ref.name) ++n;
-  }
-  return n;
+  auto it = controlled.find({ns, ref.kind, ref.name});
+  return it == controlled.end() ? 0 : it->second;
 }
 
 }  // namespace
 
+void ClusterState::IndexPdbPods() {
+  const Scenario& sc = *scenario_;
+  pdb_pods_.assign(sc.pdbs.size(), {});
+  if (sc.pdbs.empty()) return;
+  std::unordered_map<std::string_view, std::vector<std::size_t>> by_namespace;
+  for (std::size_t i = 0; i < sc.pods.size(); ++i) {
+    const Pod& p = sc.pods[i];
+    by_namespace[p.meta.namespace_].push_back(i);
+    if (const OwnerReference* c = ControllerOf(p)) ++controlled_[{p.meta.namespace_, c->kind, c->name}];
+  }
+  // A selector's first In / Equals requirement narrows it to the pods carrying one of its values: the namespace's
+  // pods are bucketed by that key's value once per (namespace, key).
+  std::map<std::pair<std::string_view, Symbol>, std::unordered_map<Symbol, std::vector<std::size_t>>> by_label;
+  for (std::size_t k = 0; k < sc.pdbs.size(); ++k) {
+    const PodDisruptionBudget& pdb = sc.pdbs[k];
+    auto ns = by_namespace.find(pdb.meta.namespace_);
+    // The disruption controller (pkg/controller/disruption/disruption.go) selects with policy/v1 semantics: a
+    // null selector selects nothing, an empty one every pod of the namespace.
+    if (pdb.selector.nil || ns == by_namespace.end()) continue;
+    const LabelRequirement* narrow = nullptr;
+    for (const auto& r : pdb.selector.requirements)
+      if (!narrow && (r.op == SelectorOp::In || r.op == SelectorOp::Equals)) narrow = &r;
+    std::vector<std::size_t> candidates;
+    if (!narrow) {
+      candidates = ns->second;
+    } else {
+      auto [it, fresh] = by_label.try_emplace({ns->first, narrow->key});
+      if (fresh)
+        for (std::size_t i : ns->second)
+          if (auto v = sc.pods[i].meta.labels.Get(narrow->key)) it->second[*v].push_back(i);
+      std::vector<Symbol> values = narrow->values;
+      std::sort(values.begin(), values.end());
+      values.erase(std::unique(values.begin(), values.end()), values.end());
+      for (Symbol v : values)
+        if (auto b = it->second.find(v); b != it->second.end())
+          candidates.insert(candidates.end(), b->second.begin(), b->second.end());
+      std::sort(candidates.begin(), candidates.end());
+    }
+    for (std::size_t i : candidates)
+      if (pdb.selector.Matches(sc.pods[i].meta.labels)) pdb_pods_[k].push_back(i);
+  }
+}
+
 void ClusterState::RefreshPdbs() {
   pdbs.clear();
   const Scenario& sc = *scenario_;
-  for (const auto& pdb : sc.pdbs) {
+  for (std::size_t k = 0; k < sc.pdbs.size(); ++k) {
+    const PodDisruptionBudget& pdb = sc.pdbs[k];
     preemption::PdbBudget b;
     b.name = pdb.meta.name;
     b.namespace_ = Intern(pdb.meta.namespace_);
@@ -110,16 +156,12 @@ void ClusterState::RefreshPdbs() {
     auto disrupted = [&](const Pod& p) {
       return std::find(pdb.disrupted_pods.begin(), pdb.disrupted_pods.end(), p.meta.name) != pdb.disrupted_pods.end();
     };
-    // The disruption controller (pkg/controller/disruption/disruption.go) selects with policy/v1 semantics: a
-    // null selector selects nothing, an empty one every pod of the namespace.
+    // The pods the PDB selects (IndexPdbPods), less those preemption deleted.
     std::vector<std::size_t> matching;
     std::int64_t evicted = 0;
-    for (std::size_t i = 0; i < sc.pods.size(); ++i) {
-      const Pod& p = sc.pods[i];
-      if (p.meta.namespace_ != pdb.meta.namespace_ || pdb.selector.nil || !pdb.selector.Matches(p.meta.labels))
-        continue;
+    for (std::size_t i : pdb_pods_[k]) {
       if (evicted_[i]) {
-        if (!disrupted(p)) ++evicted;
+        if (!disrupted(sc.pods[i])) ++evicted;
         continue;
       }
       matching.push_back(i);
@@ -151,7 +193,7 @@ void ClusterState::RefreshPdbs() {
         for (const auto* s : seen) dup = dup || (s->kind == ref->kind && s->name == ref->name);
         if (dup) continue;
         seen.push_back(ref);
-        auto scale = ControllerScale(sc, pdb.meta.namespace_, *ref);
+        auto scale = ControllerScale(sc, pdb.meta.namespace_, *ref, controlled_);
         if (!scale) fail_safe = true;
         total += scale.value_or(0);
       }

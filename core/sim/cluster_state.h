@@ -2,7 +2,11 @@
 // pod of the scenario. Binding a pod updates its node's aggregates, so the next pod sees it (assume).
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <memory>
+#include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -43,6 +47,12 @@ class ClusterState {
   std::vector<framework::NodeInfo*> bound_;
   std::vector<bool> evicted_;
   const Scenario* scenario_ = nullptr;
+  // Per sc.pdbs entry, the pods of its namespace its selector picks (pod order); and per (namespace, controller
+  // kind, controller name) the pods it controls. Pods, labels and owners do not change while a ClusterState lives,
+  // so both are worked out once and RefreshPdbs visits only the pods that matter.
+  void IndexPdbPods();
+  std::vector<std::vector<std::size_t>> pdb_pods_;
+  std::map<std::tuple<std::string, std::string, std::string>, std::int64_t> controlled_;
 };
 
 // Namespace labels: Namespace objects, plus an implicit namespace (labelled kubernetes.io/metadata.name) for

@@ -134,6 +134,7 @@ class Runner {
   std::unique_ptr<Scheduler> scheduler_;
   std::vector<std::size_t> fresh_;  // pods created by the last launch (DaemonSet pods)
   std::size_t done_ = 0, todo_ = 0;
+  int hostname_seq_ = 0;  // Karpenter's hostname placeholder counter, carried across rounds as upstream's is
 };
 
 void Runner::Admit(std::size_t first) {
@@ -369,7 +370,9 @@ bool Runner::Provision(ClusterRound& round) {
   popts.explain = options_.explain;
   popts.only_marked_unschedulable = true;
   for (const auto& n : sc_.nodes) popts.taken_names.insert(n.meta.name);
+  popts.hostname_seq = hostname_seq_;
   karpenter::Result k = karpenter::Provision(view, popts);
+  hostname_seq_ = k.hostname_seq;
 
   for (std::size_t idx : waiting) {
     const karpenter::PodOutcome& o = k.pods[idx];
@@ -472,17 +475,19 @@ void Runner::Finish() {
   // the pods Karpenter nominated, per (node, workload).
   auto shape = [](const PodResult& r) { return r.generated_from.empty() ? "Pod/" + r.key : r.generated_from; };
   std::map<std::pair<std::string, std::string>, int> planned, got;
+  std::vector<PodResult*> nominated;  // pods whose last Karpenter nomination has a target, pod order
   for (auto& r : pods_) {
     if (!r.node.empty() && launched.count(r.node)) r.node_claim = r.node;
     if (r.karpenter.empty() || r.karpenter.back().target.empty()) continue;
     ++planned[{r.karpenter.back().node, shape(r)}];
     if (!r.node.empty()) ++got[{r.node, shape(r)}];
+    nominated.push_back(&r);
   }
-  for (auto& r : pods_) {
-    if (r.karpenter.empty()) continue;
+  for (PodResult* p : nominated) {
+    PodResult& r = *p;
     // The last nomination is what Karpenter expected kube-scheduler to do.
     const KarpenterNomination& last = r.karpenter.back();
-    if (last.target.empty() || last.node == r.node) continue;
+    if (last.node == r.node) continue;
     std::string what = "Karpenter nominated " + last.target + " (round " + std::to_string(last.round) + "); ";
     if (!r.node.empty())
       r.disagreement = what + "kube-scheduler bound it to " + r.node;

@@ -321,5 +321,33 @@ TEST(ClusterMode, PreemptionNominatedPodsAreLeftToKubeScheduler) {
   ASSERT_EQ(r.rounds.size(), 1u);
 }
 
+TEST(ClusterMode, CordonedNodeIsNotKarpentersEither) {
+  // node-a is cordoned (spec.unschedulable) with room. kube-scheduler's NodeUnschedulable rejects it; Karpenter sees
+  // the node.kubernetes.io/unschedulable:NoSchedule taint the node lifecycle controller adds, so it launches a
+  // NodeClaim instead of nominating node-a (and the pod would otherwise stay pending).
+  Json cordoned = NodeItem("node-a", "4");
+  cordoned["spec"] = {{"unschedulable", true}};
+  Json items = Json::array({Simulation(), cordoned, NodePool("default"), InstanceType("m", "4", 0.2), PodItem("a", "1"),
+                            PodItem("b", "1",
+                                    {{"tolerations", Json::array({{{"key", "node.kubernetes.io/unschedulable"},
+                                                                   {"operator", "Exists"},
+                                                                   {"effect", "NoSchedule"}}})}})});
+  auto r = RunItems(items);
+  ASSERT_EQ(r.node_claims.size(), 1u);
+  EXPECT_EQ(r.node_claims[0].node, "default-0");
+  const auto& a = PodOf(r, "default/a");
+  EXPECT_EQ(a.node, "default-0");
+  ASSERT_EQ(a.karpenter.size(), 1u);
+  EXPECT_EQ(a.karpenter[0].target, "nodeclaim/default-0");
+  EXPECT_TRUE(a.disagreement.empty()) << a.disagreement;
+  // The pod tolerating the taint gets the cordoned node from kube-scheduler in round 1; Karpenter never sees it.
+  const auto& b = PodOf(r, "default/b");
+  EXPECT_EQ(b.node, "node-a");
+  EXPECT_TRUE(b.karpenter.empty());
+  // Round 1 launches default-0; round 2 binds "a" there and launches nothing.
+  ASSERT_EQ(r.rounds.size(), 2u);
+  ASSERT_TRUE(r.rounds[0].provision.has_value());
+}
+
 }  // namespace
 }  // namespace kplace
