@@ -92,6 +92,13 @@ std::string StringAt(const io::Json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// What the editor shows for a text that does not parse: the InputError (it names the item and the JSON path), or a
+// bug of kplace's.
+std::string ParseErrorText(const std::exception& e) {
+  if (dynamic_cast<const io::InputError*>(&e)) return e.what();
+  return std::string("internal error: ") + e.what();
+}
+
 sim::PodAttempt Attempt(const std::string& node, const std::string& message) {
   sim::PodAttempt a;
   a.attempt = 1;
@@ -348,11 +355,8 @@ bool Session::Rerun() {
   Scenario scenario;
   try {
     scenario = io::ParseScenario(text_);
-  } catch (const io::InputError& e) {
-    error_ = e.what();
-    return false;
   } catch (const std::exception& e) {
-    error_ = std::string("internal error: ") + e.what();
+    error_ = ParseErrorText(e);
     return false;
   }
   error_.clear();
@@ -404,8 +408,9 @@ bool Session::Complete(std::uint64_t seq, std::string_view envelope) {
 }
 
 double Session::reading_progress() const {
-  if (!pending_ || !pending_->parser || pending_->parser->total() == 0) return pending_ && pending_->parser ? 0 : -1;
-  return static_cast<double>(pending_->parser->done()) / static_cast<double>(pending_->parser->total());
+  if (!pending_ || !pending_->parser) return -1;
+  const io::IncrementalScenarioParser& parser = *pending_->parser;
+  return parser.total() == 0 ? 0 : static_cast<double>(parser.done()) / static_cast<double>(parser.total());
 }
 
 bool Session::Tick(double budget_ms) {
@@ -415,13 +420,9 @@ bool Session::Tick(double budget_ms) {
   try {
     while (!pending_->parser->Step(kItemsPerClockCheck))
       if (std::chrono::steady_clock::now() >= deadline) return false;
-  } catch (const io::InputError& e) {
-    error_ = e.what();
-    pending_.reset();  // the background run's answer will be dropped
-    return true;
   } catch (const std::exception& e) {
-    error_ = std::string("internal error: ") + e.what();
-    pending_.reset();
+    error_ = ParseErrorText(e);
+    pending_.reset();  // the background run's answer will be dropped
     return true;
   }
   pending_->scenario = pending_->parser->Take();
