@@ -1,0 +1,90 @@
+// The running wasm app (kplace-app.js, Emscripten's module): its handle, strings copied in and out of its heap, its
+// C API (wasm/exports/app.json) as the functions window.kplace forwards, and the onResult listeners. A read-only
+// embed's edits are refused here. No DOM.
+import { editable } from './page.js';
+
+export let mod = null;  // the app's module, once createKplaceApp resolved (attach)
+const listeners = new Set();
+let selectedPod = '';
+
+export function attach(m) {
+  mod = m;
+}
+
+// Copies a string into the module's heap (the stack is too small for large scenarios) for the call's duration.
+export function withString(text, fn) {
+  const size = mod.lengthBytesUTF8(text) + 1;
+  const ptr = mod._malloc(size);
+  try {
+    mod.stringToUTF8(text, ptr, size);
+    return fn(ptr);
+  } finally {
+    mod._free(ptr);
+  }
+}
+export const str = (ptr) => mod.UTF8ToString(ptr);
+export function need() {
+  if (!mod) throw new Error('kplace is not ready yet: await kplace.ready');
+}
+function edit(kind, node, i, effect, pod) {
+  need();
+  if (!editable) return false;  // a read-only embed
+  return withString(String(kind), (k) => withString(String(node), (n) => withString(String(effect), (e) =>
+    withString(String(pod), (p) => mod._kplace_app_edit(k, n, Number(i) | 0, e, p))))) === 1;
+}
+
+export function load(text) {
+  need();
+  // 1: ran, 0: input error, 2: runs in the background (onResult fires when it lands)
+  return withString(String(text), (p) => mod._kplace_app_load(p)) === 1 ? result() : null;
+}
+export function text() { need(); return str(mod._kplace_app_text()); }
+export function result() {
+  need();
+  const json = str(mod._kplace_app_result());
+  return json ? JSON.parse(json) : null;
+}
+export function error() { need(); return str(mod._kplace_app_error()) || null; }
+export function stale() { need(); return mod._kplace_app_stale() === 1; }
+export function running() { need(); return mod._kplace_app_running() === 1; }
+export function setTaintEffect(node, i, effect) { return edit('taintEffect', node, i, effect || '', ''); }
+export function removeTaint(node, i) { return edit('removeTaint', node, i, '', ''); }
+export function cordon(node, on = true) { return edit(on ? 'cordon' : 'uncordon', node, 0, '', ''); }
+export function addToleration(pod, node, i) { return edit('addToleration', node, i, '', pod); }
+export function undo() { need(); return mod._kplace_app_undo() === 1; }
+export function explanation(pod) {
+  need();
+  const json = withString(String(pod), (p) => str(mod._kplace_app_explanation(p)));
+  return json ? JSON.parse(json) : null;
+}
+export function targets() { need(); return JSON.parse(str(mod._kplace_app_targets())); }
+export function setMode(m) {
+  need();
+  return editable && withString(String(m), (p) => mod._kplace_app_set_mode(p)) === 1;
+}
+export function onResult(cb) {
+  listeners.add(cb);
+  return () => listeners.delete(cb);
+}
+export function presets() { need(); return JSON.parse(str(mod._kplace_app_presets())); }
+export function loadPreset(name) { need(); return withString(String(name), (p) => mod._kplace_app_load_preset(p)) === 1; }
+export function select(pod) {
+  need();
+  selectedPod = String(pod || '');
+  withString(selectedPod, (p) => mod._kplace_app_select(p));
+}
+// The selected pod as far as the page knows (the app's own selection when it exports one).
+export function selected() {
+  if (mod && typeof mod._kplace_app_selected === 'function') return str(mod._kplace_app_selected());
+  return selectedPod;
+}
+export function frames() { return mod ? mod._kplace_app_frames() : 0; }
+
+// Called by the app (onKplaceResult) after every new result.
+export function notify() {
+  if (listeners.size === 0) return;
+  const r = result();
+  for (const cb of listeners) {
+    try { cb(r); } catch (e) { console.error(e); }
+  }
+}
