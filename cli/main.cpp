@@ -2,6 +2,7 @@
 //   kplace run [--format text|json] [--explain NS/POD] [--instance-types KWOK_FILE] FILE   (FILE "-" = stdin)
 //   kplace validate FILE
 //   kplace convert kwok KWOK_FILE   (Karpenter kwok instance_types.json -> kplace InstanceType items)
+//   kplace releases                 (the Kubernetes releases kplace reproduces and what differs between them)
 // Exit codes: 0 success, 2 bad input or usage.
 #include <cstdio>
 #include <fstream>
@@ -15,22 +16,29 @@
 #include "core/io/kwok_instance_types.h"
 #include "core/io/result_writer.h"
 #include "core/io/scenario_parser.h"
+#include "core/model/features.h"
 #include "core/sim/simulation.h"
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage:\n"
-    "  kplace run [--format text|json] [--explain NAMESPACE/POD] [--instance-types KWOK_FILE] FILE\n"
-    "  kplace validate FILE\n"
-    "  kplace convert kwok KWOK_FILE\n"
-    "  kplace version\n"
-    "FILE is a scenario (a Kubernetes List in JSON); \"-\" reads standard input.\n"
-    "KWOK_FILE is a Karpenter kwok provider instance_types.json: --instance-types adds its types to the scenario's\n"
-    "InstanceTypes; convert kwok prints them as InstanceType items.\n";
+std::string UsageText() {
+  return "usage:\n"
+         "  kplace run [--format text|json] [--explain NAMESPACE/POD] [--instance-types KWOK_FILE] FILE\n"
+         "  kplace validate FILE\n"
+         "  kplace convert kwok KWOK_FILE\n"
+         "  kplace releases\n"
+         "  kplace version\n"
+         "FILE is a scenario (a Kubernetes List in JSON); \"-\" reads standard input. Its Simulation's\n"
+         "spec.kubernetesVersion picks the release to reproduce: " +
+         kplace::SupportedVersionsText() + " (default \"" + kplace::VersionText(kplace::kDefaultMinor) +
+         "\");\n`kplace releases` lists what differs between them.\n"
+         "KWOK_FILE is a Karpenter kwok provider instance_types.json: --instance-types adds its types to the "
+         "scenario's\n"
+         "InstanceTypes; convert kwok prints them as InstanceType items.\n";
+}
 
 int Usage(const std::string& error) {
-  std::cerr << "kplace: " << error << "\n" << kUsage;
+  std::cerr << "kplace: " << error << "\n" << UsageText();
   return 2;
 }
 
@@ -98,11 +106,15 @@ int main(int argc, char** argv) {
   if (args.empty()) return Usage("missing command");
   const std::string cmd = args[0];
   if (cmd == "version" || cmd == "--version") {
-    std::cout << "kplace 0.1.0 (kube-scheduler 1.33-1.35 semantics)\n";
+    std::cout << "kplace 0.1.0 (kube-scheduler " << kplace::VersionRangeText() << " semantics)\n";
     return 0;
   }
   if (cmd == "help" || cmd == "--help" || cmd == "-h") {
-    std::cout << kUsage;
+    std::cout << UsageText();
+    return 0;
+  }
+  if (cmd == "releases") {
+    std::cout << kplace::FeatureTableMarkdown();
     return 0;
   }
   if (cmd == "convert") return Convert(args);

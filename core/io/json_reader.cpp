@@ -60,11 +60,7 @@ Reader Reader::Key(const std::string& key) const {
   return Reader(item_, path_ + "[" + Quote(key) + "]");
 }
 
-void Reader::Fail(const std::string& what) const {
-  std::string msg = item_;
-  if (!path_.empty()) msg += (msg.empty() ? "" : ": ") + path_;
-  throw InputError(msg.empty() ? what : msg + ": " + what);
-}
+void Reader::Fail(const std::string& what) const { FailInput(item_, path_, what); }
 
 const Json* Reader::Object(const Json& parent, const char* name) const {
   auto it = parent.find(name);

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/model/input_error.h"
 #include "core/model/labels.h"
 #include "core/model/quantity.h"
 #include "core/model/resource.h"
@@ -16,10 +17,7 @@ namespace kplace::io {
 
 using Json = nlohmann::json;
 
-class InputError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using kplace::InputError;
 
 // Where we are: the item prefix ("items[3] (Pod default/web)") and a path inside it.
 class Reader {

@@ -504,13 +504,8 @@ Namespace ParseNamespace(const Json& v, const Reader& r) {
 }
 
 int ParseKubernetesVersion(const std::string& v, const Reader& r) {
-  std::string s = v;
-  if (!s.empty() && s[0] == 'v') s.erase(0, 1);
-  for (int minor : {33, 34, 35}) {
-    std::string base = "1." + std::to_string(minor);
-    if (s == base || s.rfind(base + ".", 0) == 0) return minor;
-  }
-  r.Fail("unsupported kubernetesVersion \"" + v + "\" (\"1.33\", \"1.34\" or \"1.35\")");
+  if (std::optional<int> minor = kplace::ParseKubernetesVersion(v)) return *minor;
+  r.Fail("unsupported kubernetesVersion \"" + v + "\" (" + SupportedVersionsText() + ")");
 }
 
 namespace {

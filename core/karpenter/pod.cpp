@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/scheduler/framework/types.h"
+#include "core/model/pod_requests.h"
 
 namespace kplace::karpenter {
 namespace {
@@ -190,7 +190,7 @@ KeySet WellKnownKeys(const std::vector<InstanceType>& types) {
 }
 
 Resource KarpenterRequests(const Pod& pod) {
-  Resource r = framework::PodRequests(pod, framework::PodRequestsOptions{});
+  Resource r = PodRequests(pod, PodRequestsOptions{});
   r.allowed_pod_number += 1;
   return r;
 }

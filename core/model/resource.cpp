@@ -1,6 +1,7 @@
 #include "core/model/resource.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace kplace {
 
@@ -67,6 +68,57 @@ std::int64_t Resource::Get(Symbol name) const {
   if (name == resource_names::EphemeralStorage()) return ephemeral_storage;
   if (name == resource_names::Pods()) return allowed_pod_number;
   return Scalar(name);
+}
+
+namespace {
+
+// validation.IsQualifiedName: [prefix/]name, prefix a DNS-1123 subdomain (<= 253), name <= 63 characters of
+// [A-Za-z0-9_.-] starting and ending alphanumeric.
+bool IsQualifiedName(std::string_view s) {
+  auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  std::string_view name = s;
+  auto slash = s.find('/');
+  if (slash != std::string_view::npos) {
+    std::string_view prefix = s.substr(0, slash);
+    name = s.substr(slash + 1);
+    if (prefix.empty() || prefix.size() > 253) return false;
+    std::size_t label = 0;
+    for (std::size_t i = 0; i <= prefix.size(); ++i) {
+      if (i == prefix.size() || prefix[i] == '.') {
+        if (i == label) return false;  // empty label
+        char first = prefix[label], last = prefix[i - 1];
+        if (!(std::islower(static_cast<unsigned char>(first)) || std::isdigit(static_cast<unsigned char>(first))))
+          return false;
+        if (!(std::islower(static_cast<unsigned char>(last)) || std::isdigit(static_cast<unsigned char>(last))))
+          return false;
+        label = i + 1;
+        continue;
+      }
+      char c = prefix[i];
+      if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-'))
+        return false;
+    }
+  }
+  if (name.empty() || name.size() > 63 || !alnum(name.front()) || !alnum(name.back())) return false;
+  for (char c : name)
+    if (!alnum(c) && c != '-' && c != '_' && c != '.') return false;
+  return true;
+}
+
+}  // namespace
+
+bool IsExtendedResourceName(std::string_view name) {
+  // IsNativeResource: no '/' or a kubernetes.io/ prefixed name.
+  if (name.find('/') == std::string_view::npos || name.find("kubernetes.io/") != std::string_view::npos) return false;
+  if (name.rfind("requests.", 0) == 0) return false;
+  std::string for_quota = "requests.";
+  for_quota += name;
+  return IsQualifiedName(for_quota);
+}
+
+bool IsScalarResourceName(std::string_view name) {
+  return IsExtendedResourceName(name) || name.rfind("hugepages-", 0) == 0 ||
+         name.find("kubernetes.io/") != std::string_view::npos || name.rfind("attachable-volumes-", 0) == 0;
 }
 
 }  // namespace kplace

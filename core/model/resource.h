@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -35,5 +36,12 @@ Symbol Memory();
 Symbol EphemeralStorage();
 Symbol Pods();
 }  // namespace resource_names
+
+// Resource name classes (pkg/apis/core/v1/helper, schedutil.IsScalarResourceName).
+// Extended: contains '/', not kubernetes.io/-prefixed, not "requests."-prefixed, and "requests.<name>" is a
+// qualified name (e.g. example.com/gpu).
+bool IsExtendedResourceName(std::string_view name);
+// Scalar: extended, hugepages-*, prefixed native (contains "kubernetes.io/"), attachable-volumes-*.
+bool IsScalarResourceName(std::string_view name);
 
 }  // namespace kplace

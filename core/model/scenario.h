@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "core/model/features.h"
 #include "core/model/objects.h"
-#include "core/scheduler/config.h"
+#include "core/model/scheduler_config.h"
 
 namespace kplace {
 
@@ -17,7 +18,7 @@ enum class Mode : std::uint8_t { Scheduler, Karpenter, Cluster };
 struct Simulation {
   Mode mode = Mode::Cluster;
   std::uint64_t seed = 0;
-  int kubernetes_minor = 35;
+  int kubernetes_minor = kDefaultMinor;  // one of kReleases
 };
 
 struct Scenario {

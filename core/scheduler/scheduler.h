@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "core/scheduler/cluster_state.h"
 #include "core/scheduler/explanation.h"
 #include "core/scheduler/framework/framework.h"
 #include "core/scheduler/preemption/evaluator.h"
-#include "core/sim/cluster_state.h"
 
 namespace kplace {
 
@@ -27,7 +27,7 @@ struct CycleOutcome {
 
 class Scheduler {
  public:
-  Scheduler(framework::Framework& fw, sim::ClusterState& cluster, Features features, std::uint64_t seed)
+  Scheduler(framework::Framework& fw, ClusterState& cluster, Features features, std::uint64_t seed)
       : fw_(fw), cluster_(cluster), features_(features), seed_(seed) {}
 
   // Runs one cycle for pod_index; explain (may be null) receives the full record.
@@ -53,7 +53,7 @@ class Scheduler {
   std::size_t SeededIndex(const framework::PodInfo& pod, int attempt, std::uint64_t salt, std::size_t n) const;
 
   framework::Framework& fw_;
-  sim::ClusterState& cluster_;
+  ClusterState& cluster_;
   Features features_;
   std::uint64_t seed_;
   std::optional<std::int32_t> preemption_offset_;

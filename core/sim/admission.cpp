@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "core/io/json_reader.h"
+#include "core/model/input_error.h"
 #include "core/scheduler/plugins/helper/node_affinity_match.h"
 
 namespace kplace::sim {
@@ -46,18 +46,18 @@ std::vector<std::int32_t> ResolvePriorities(Scenario& sc) {
     if (!pod.priority_class_name.empty()) {
       auto it = classes.find(pod.priority_class_name);
       if (it == classes.end())
-        io::Reader(ItemLabel(pod), "spec.priorityClassName")
-            .Fail("no PriorityClass with name " + pod.priority_class_name + " was found");
+        FailInput(ItemLabel(pod), "spec.priorityClassName",
+                  "no PriorityClass with name " + pod.priority_class_name + " was found");
       pc = it->second;
     } else if (!pod.priority && global_default) {
       pc = global_default;
     }
     if (pc) {
       if (pod.priority && *pod.priority != pc->value && !pod.priority_class_name.empty())
-        io::Reader(ItemLabel(pod), "spec.priority")
-            .Fail("the integer value of priority (" + std::to_string(*pod.priority) +
-                  ") must not be provided in pod spec; priority admission controller computed " +
-                  std::to_string(pc->value) + " from the given PriorityClass name");
+        FailInput(ItemLabel(pod), "spec.priority",
+                  "the integer value of priority (" + std::to_string(*pod.priority) +
+                      ") must not be provided in pod spec; priority admission controller computed " +
+                      std::to_string(pc->value) + " from the given PriorityClass name");
       pod.priority = pc->value;
       if (!pod.preemption_policy) pod.preemption_policy = pc->preemption_policy;
     }

@@ -10,7 +10,7 @@
 namespace kplace::sim {
 
 // Resolves every pod's priority and preemption policy from PriorityClasses (system-node-critical and
-// system-cluster-critical are built in). Throws io::InputError naming the pod when its class does not exist or
+// system-cluster-critical are built in). Throws InputError naming the pod when its class does not exist or
 // spec.priority contradicts it. Returns the priority of each pod, index-aligned with sc.pods.
 std::vector<std::int32_t> ResolvePriorities(Scenario& sc);
 

@@ -4,13 +4,13 @@
 #include <map>
 #include <memory>
 
-#include "core/io/json_reader.h"
 #include "core/karpenter/scheduler.h"
+#include "core/model/input_error.h"
+#include "core/scheduler/cluster_state.h"
 #include "core/scheduler/framework/framework.h"
 #include "core/scheduler/plugins/names.h"
 #include "core/scheduler/scheduler.h"
 #include "core/sim/admission.h"
-#include "core/sim/cluster_state.h"
 #include "core/sim/launch.h"
 
 namespace kplace::sim {
@@ -153,10 +153,10 @@ void Runner::Build() {
   const bool rebuild = cluster_ != nullptr;
   scheduler_.reset();
   cluster_.reset();
-  Features features{sc_.simulation.kubernetes_minor};
+  const Features features(sc_.simulation.kubernetes_minor);
   std::string error;
   fw_ = framework::Framework::Create(sc_.scheduler_config, features, &error);
-  if (!fw_) io::Reader("KubeSchedulerConfiguration", "profiles[0]").Fail(error);
+  if (!fw_) FailInput("KubeSchedulerConfiguration", "profiles[0]", error);
   cluster_ = std::make_unique<ClusterState>(sc_, priorities_);
   scheduler_ = std::make_unique<Scheduler>(*fw_, *cluster_, features, sc_.simulation.seed);
   if (!rebuild) return;

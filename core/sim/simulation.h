@@ -102,7 +102,7 @@ struct NodeSummary {
 struct SimResult {
   Mode mode = Mode::Cluster;
   std::uint64_t seed = 0;
-  int kubernetes_minor = 35;
+  int kubernetes_minor = kDefaultMinor;
   std::vector<PodResult> pods;     // sorted by key
   std::vector<NodeSummary> nodes;  // snapshot order
   std::vector<std::string> warnings;
@@ -128,7 +128,7 @@ struct RunOptions {
   std::function<void(std::size_t, std::size_t)> progress;
 };
 
-// Throws io::InputError for scenarios that cannot run (missing PriorityClass, unsupported mode, ...).
+// Throws InputError for scenarios that cannot run (missing PriorityClass, unsupported mode, ...).
 SimResult Run(Scenario scenario, const RunOptions& options = {});
 
 }  // namespace kplace::sim

@@ -18,7 +18,7 @@ using io::Json;
 // A resource list as framework.Resource sees it: names that are not scheduler resources (e.g. "storage") drop.
 Resource SchedulerResource(const Json& list) {
   Resource r = io::Reader("want", "").AsResourceList(list);
-  std::erase_if(r.scalar, [](const auto& e) { return !framework::IsScalarResourceName(Text(e.first)); });
+  std::erase_if(r.scalar, [](const auto& e) { return !IsScalarResourceName(Text(e.first)); });
   return r;
 }
 
@@ -41,7 +41,7 @@ void RunCase(const Json& c) {
   // The parser applies the API server's container limit -> request defaulting, so the admitted result is what
   // kplace must reproduce.
   Pod pod = io::ParsePod(c.at("pod"), io::Reader("pod", ""));
-  auto info = framework::NewPodInfo(pod, 0, Features{minor});
+  auto info = framework::NewPodInfo(pod, 0, Features(minor));
   const Json& want = c.contains("wantAdmitted") ? c["wantAdmitted"] : c.at("want");
   EXPECT_EQ(Show(info->requests), Show(SchedulerResource(want))) << "requests";
   if (c.contains("nonZero")) {
@@ -66,17 +66,17 @@ class PodRequestsCase : public ::testing::Test {
 // Resource name classes as in pkg/apis/core/v1/helper (IsExtendedResourceName) and schedutil.IsScalarResourceName.
 TEST(ResourceNames, Classification) {
   for (const char* n : {"example.com/aaa", "nvidia.com/gpu", "extended.resource.dra.io/something", "foo.bar/baz_1"}) {
-    EXPECT_TRUE(framework::IsExtendedResourceName(n)) << n;
-    EXPECT_TRUE(framework::IsScalarResourceName(n)) << n;
+    EXPECT_TRUE(IsExtendedResourceName(n)) << n;
+    EXPECT_TRUE(IsScalarResourceName(n)) << n;
   }
   for (const char* n : {"cpu", "memory", "storage", "pods", "kubernetes.io/something", "requests.example.com/aaa",
                         "Example.com/aaa", "example.com/", "example.com/a/b", "example.com/-a"})
-    EXPECT_FALSE(framework::IsExtendedResourceName(n)) << n;
+    EXPECT_FALSE(IsExtendedResourceName(n)) << n;
   for (const char* n :
        {"hugepages-2Mi", "kubernetes.io/something", "subdomain.kubernetes.io/something", "attachable-volumes-aws-ebs"})
-    EXPECT_TRUE(framework::IsScalarResourceName(n)) << n;
+    EXPECT_TRUE(IsScalarResourceName(n)) << n;
   for (const char* n : {"cpu", "memory", "ephemeral-storage", "pods", "storage", "foo"})
-    EXPECT_FALSE(framework::IsScalarResourceName(n)) << n;
+    EXPECT_FALSE(IsScalarResourceName(n)) << n;
 }
 
 // API-server defaulting of pod-level requests from pod-level limits (SetDefaults_Pod, PodLevelResources): not in the
@@ -86,7 +86,7 @@ TEST(PodLevelDefaulting, RequestsFromLimits) {
     static std::vector<std::unique_ptr<Pod>> keep;
     Json j = {{"metadata", {{"name", "p"}}}, {"spec", Json::parse(spec)}};
     keep.push_back(std::make_unique<Pod>(io::ParsePod(j, io::Reader("pod", ""))));
-    return framework::NewPodInfo(*keep.back(), 0, Features{minor});
+    return framework::NewPodInfo(*keep.back(), 0, Features(minor));
   };
   // No container requests cpu: the pod-level cpu request defaults to the pod-level limit.
   auto a =
@@ -95,7 +95,7 @@ TEST(PodLevelDefaulting, RequestsFromLimits) {
   EXPECT_EQ(a->requests.Scalar(Intern("hugepages-2Mi")), 4 << 20);
   EXPECT_TRUE(a->pod_level_requests);
   EXPECT_EQ(a->non_zero_milli_cpu, 2000);
-  EXPECT_EQ(a->non_zero_memory, framework::kDefaultMemoryRequest);
+  EXPECT_EQ(a->non_zero_memory, kDefaultMemoryRequest);
   // A container requests cpu: the pod-level request is the containers' aggregate, not the limit.
   auto b = info_of(R"({"containers": [{"name": "c", "resources": {"requests": {"cpu": "500m"}}}],
                       "resources": {"limits": {"cpu": "2"}}})",
@@ -105,7 +105,7 @@ TEST(PodLevelDefaulting, RequestsFromLimits) {
   auto c = info_of(R"({"containers": [{"name": "c"}], "resources": {"limits": {"cpu": "2"}}})", 33);
   EXPECT_EQ(c->requests.milli_cpu, 0);
   EXPECT_FALSE(c->pod_level_requests);
-  EXPECT_EQ(c->non_zero_milli_cpu, framework::kDefaultMilliCpuRequest);
+  EXPECT_EQ(c->non_zero_milli_cpu, kDefaultMilliCpuRequest);
 }
 
 [[maybe_unused]] const bool kRegistered = [] {

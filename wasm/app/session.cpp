@@ -232,8 +232,8 @@ void Index(Snapshot& s, const io::Json* result_json = nullptr) {
   std::unordered_map<std::string, const Pod*> objects;
   objects.reserve(s.scenario.pods.size());
   for (const auto& p : s.scenario.pods) objects.emplace(p.Key(), &p);
-  framework::PodRequestsOptions opts;
-  opts.pod_level_resources = s.scenario.simulation.kubernetes_minor >= 34;
+  PodRequestsOptions opts;
+  opts.pod_level_resources = Features(s.scenario.simulation.kubernetes_minor).Enabled(Feature::PodLevelResources);
 
   s.pods.reserve(s.result.pods.size());
   s.pod_index.reserve(s.result.pods.size());
@@ -247,7 +247,7 @@ void Index(Snapshot& s, const io::Json* result_json = nullptr) {
     v.owner = OwnerOf(v.pod, r);
     if (auto k = outcomes.find(r.key); k != outcomes.end()) v.karpenter = k->second;
     v.status = StatusOf(r, v.karpenter);
-    if (v.pod) v.requests = framework::PodRequests(*v.pod, opts);
+    if (v.pod) v.requests = PodRequests(*v.pod, opts);
     s.pod_index.emplace(v.key, static_cast<int>(s.pods.size()));
     if (v.status == PodStatus::Pending || v.status == PodStatus::Gated || v.status == PodStatus::Preempted)
       s.unplaced.push_back(static_cast<int>(s.pods.size()));

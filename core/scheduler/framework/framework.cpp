@@ -21,8 +21,8 @@ std::vector<DefaultPlugin> DefaultMultiPoint(const Features& features) {
       {names::kDefaultPreemption, 0},  {names::kNodeResourcesBalancedAllocation, 1},
       {names::kImageLocality, 1},      {names::kDefaultBinder, 0},
   };
-  // DynamicResources is on by default from 1.34 and sits right before DefaultPreemption.
-  if (features.minor >= 34) {
+  // DynamicResources is in the default profile with DRA (GA in 1.34), right before DefaultPreemption.
+  if (features.Enabled(Feature::DynamicResourceAllocation)) {
     auto it = std::find_if(list.begin(), list.end(),
                            [](const DefaultPlugin& p) { return std::string(p.name) == names::kDefaultPreemption; });
     list.insert(it, {names::kDynamicResources, 0});

@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/scheduler/config.h"
+#include "core/model/features.h"
+#include "core/model/scheduler_config.h"
 #include "core/scheduler/framework/interface.h"
 #include "core/scheduler/framework/nominator.h"
 

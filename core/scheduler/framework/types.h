@@ -10,8 +10,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/model/features.h"
 #include "core/model/objects.h"
-#include "core/scheduler/config.h"
+#include "core/model/pod_requests.h"
+#include "core/model/scheduler_config.h"
 #include "core/scheduler/framework/cycle_state.h"
 #include "core/scheduler/framework/status.h"
 
@@ -31,7 +33,7 @@ struct AffinityTerm {
 
 struct PodInfo {
   const Pod* pod = nullptr;
-  std::size_t index = 0;  // position in the simulation's pod list (set by sim::ClusterState)
+  std::size_t index = 0;  // position in the simulation's pod list (set by ClusterState)
   Symbol namespace_ = kEmptySymbol;
   std::int32_t priority = 0;
   // PodRequests: what the pod occupies, as a framework.Resource (scalar entries only for scalar resource names;
@@ -62,36 +64,6 @@ struct PodInfo {
 std::unique_ptr<PodInfo> NewPodInfo(const Pod& pod, std::int32_t priority, const Features& features = {});
 // namespace_labels maps namespace symbol -> labels (Namespace objects).
 using NamespaceLabels = std::unordered_map<Symbol, Labels>;
-
-// ---- Pod requests (k8s.io/component-helpers/resource/helpers.go) ----
-
-inline constexpr std::int64_t kDefaultMilliCpuRequest = 100;                // schedutil.DefaultMilliCPURequest
-inline constexpr std::int64_t kDefaultMemoryRequest = 200LL * 1024 * 1024;  // schedutil.DefaultMemoryRequest
-
-// The parts of resource.PodResourcesOptions kplace models.
-struct PodRequestsOptions {
-  bool pod_level_resources = true;  // !SkipPodLevelResources (the PodLevelResources gate)
-  // NonMissingContainerRequests: a container (regular, init, sidecar) that does not list cpu / memory counts the
-  // scheduler default for it; an explicit 0 stays 0.
-  bool default_cpu = false;
-  bool default_memory = false;
-};
-
-// resource.PodRequests: max(regular containers + sidecars, each init container + the sidecars before it), then
-// the pod-level requests replace cpu / memory / hugepages-* they set, then + overhead. Scalar entries keep every
-// name the pod lists, including names the scheduler ignores. The pod-level requests are the admitted ones (see
-// PodLevelRequestsSet).
-Resource PodRequests(const Pod& pod, const PodRequestsOptions& opts);
-// resource.IsPodLevelRequestsSet on the admitted pod: explicit pod-level requests, or (API-server defaulting,
-// SetDefaults_Pod) pod-level limits from which missing requests are defaulted.
-bool PodLevelRequestsSet(const Pod& pod);
-
-// Resource name classes (pkg/apis/core/v1/helper, schedutil.IsScalarResourceName).
-// Extended: contains '/', not kubernetes.io/-prefixed, not "requests."-prefixed, and "requests.<name>" is a
-// qualified name (e.g. example.com/gpu).
-bool IsExtendedResourceName(std::string_view name);
-// Scalar: extended, hugepages-*, prefixed native (contains "kubernetes.io/"), attachable-volumes-*.
-bool IsScalarResourceName(std::string_view name);
 
 struct HostPortInfo {
   Symbol protocol;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/model/labels.h"
-#include "core/scheduler/config.h"
+#include "core/model/scheduler_config.h"
 #include "core/scheduler/framework/framework.h"
 
 namespace kplace::preemption {

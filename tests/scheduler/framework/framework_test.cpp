@@ -16,7 +16,7 @@ std::unique_ptr<framework::Framework> Build(const std::string& profile_json, int
       R"({"kind":"List","items":[{"kind":"KubeSchedulerConfiguration","profiles":[)" + profile_json + "]}]}";
   Scenario sc = io::ParseScenario(text);
   std::string error;
-  auto fw = framework::Framework::Create(sc.scheduler_config, Features{minor}, &error);
+  auto fw = framework::Framework::Create(sc.scheduler_config, Features(minor), &error);
   EXPECT_TRUE(fw) << error;
   return fw;
 }
@@ -87,7 +87,7 @@ TEST(Framework, UnknownPluginIsAnError) {
   Scenario sc = io::ParseScenario(
       R"({"kind":"List","items":[{"kind":"KubeSchedulerConfiguration","profiles":[{"plugins":{"filter":{"enabled":[{"name":"Nope"}]}}}]}]})");
   std::string error;
-  EXPECT_FALSE(framework::Framework::Create(sc.scheduler_config, Features{}, &error));
+  EXPECT_FALSE(framework::Framework::Create(sc.scheduler_config, Features(), &error));
   EXPECT_EQ(error, "plugins.filter.enabled: FilterPlugin \"Nope\" does not exist");
 }
 

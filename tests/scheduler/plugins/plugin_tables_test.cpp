@@ -6,9 +6,9 @@
 #include <set>
 
 #include "core/io/scenario_parser.h"
+#include "core/scheduler/cluster_state.h"
 #include "core/scheduler/framework/framework.h"
 #include "core/scheduler/plugins/registry.h"
-#include "core/sim/cluster_state.h"
 #include "tests/testing/table.h"
 
 namespace kplace {
@@ -58,14 +58,14 @@ void RunCase(const std::string& plugin, const Json& c) {
   sc.pods.push_back(incoming);
   std::vector<std::int32_t> priorities;
   for (const auto& p : sc.pods) priorities.push_back(p.priority.value_or(0));
-  sim::ClusterState cluster(sc, priorities);
+  ClusterState cluster(sc, priorities);
   const framework::PodInfo& pod = cluster.Info(sc.pods.size() - 1);
 
   SchedulerConfig cfg;
   cfg.profile.plugins["multiPoint"] = PluginSet{{{plugin, 0}}, {"*"}};
   if (c.contains("args")) io::ParsePluginArgs(plugin, c["args"], io::Reader("args", ""), cfg.profile.args);
   std::string error;
-  auto fw = framework::Framework::Create(cfg, Features{minor}, &error);
+  auto fw = framework::Framework::Create(cfg, Features(minor), &error);
   ASSERT_TRUE(fw) << error;
   ASSERT_TRUE(fw->Find(plugin)) << "plugin " << plugin << " is not implemented";
 

@@ -5,10 +5,10 @@
 #include <algorithm>
 
 #include "core/io/scenario_parser.h"
+#include "core/scheduler/cluster_state.h"
 #include "core/scheduler/preemption/evaluator.h"
 #include "core/scheduler/scheduler.h"
 #include "core/sim/admission.h"
-#include "core/sim/cluster_state.h"
 #include "tests/testing/table.h"
 
 namespace kplace {
@@ -90,7 +90,7 @@ void RunCase(const Json& c) {
   std::string error;
   auto fw = framework::Framework::Create(sc.scheduler_config, features, &error);
   ASSERT_TRUE(fw) << error;
-  sim::ClusterState cluster(sc, priorities);
+  ClusterState cluster(sc, priorities);
   Scheduler scheduler(*fw, cluster, features, sc.simulation.seed);
   std::size_t idx = sc.pods.size();
   for (std::size_t i = 0; i < sc.pods.size(); ++i)

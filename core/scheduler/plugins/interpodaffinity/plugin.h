@@ -7,7 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "core/scheduler/config.h"
+#include "core/model/features.h"
+#include "core/model/scheduler_config.h"
 #include "core/scheduler/framework/interface.h"
 
 namespace kplace::plugins {

@@ -8,8 +8,9 @@
 #include <memory>
 #include <vector>
 
+#include "core/model/features.h"
 #include "core/model/objects.h"
-#include "core/scheduler/config.h"
+#include "core/model/scheduler_config.h"
 #include "core/scheduler/framework/interface.h"
 
 namespace kplace::plugins {

@@ -3,7 +3,8 @@
 
 #include <memory>
 
-#include "core/scheduler/config.h"
+#include "core/model/features.h"
+#include "core/model/scheduler_config.h"
 #include "core/scheduler/framework/interface.h"
 
 namespace kplace::plugins {

@@ -48,7 +48,8 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
 
  private:
   std::vector<std::int64_t> RequestList(const framework::PodInfo& pod) const {
-    return noderesources::PodRequestList(pod, resources_, /*use_requested=*/true, features_.minor >= 34);
+    return noderesources::PodRequestList(pod, resources_, /*use_requested=*/true,
+                                         features_.Enabled(Feature::PodLevelResources));
   }
 
   // balancedResourceScorer: 100 * (1 - standard deviation of the requested/allocatable fractions).

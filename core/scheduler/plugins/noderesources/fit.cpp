@@ -84,15 +84,17 @@ class Fit final : public framework::PreFilterPlugin,
     for (const auto& x : s->scalars) scalar = scalar || x.value > alloc.Scalar(x.name) - used.Scalar(x.name);
     if (!too_many && !cpu && !memory && !ephemeral && !scalar) return {};
 
-    // A request above the node's whole allocatable cannot be fixed by preemption: from v1.34 (PR #131345) the
-    // status is UnschedulableAndUnresolvable when any failing resource is such.
+    // A request above the node's whole allocatable cannot be fixed by preemption: the status is
+    // UnschedulableAndUnresolvable when any failing resource is such (from 1.34, see core/model/features.h).
     bool unresolvable = (cpu && s->milli_cpu > alloc.milli_cpu) || (memory && s->memory > alloc.memory) ||
                         (ephemeral && s->ephemeral_storage > alloc.ephemeral_storage);
     for (const auto& x : s->scalars) {
       const std::int64_t total = alloc.Scalar(x.name);
       unresolvable = unresolvable || (x.value > total - used.Scalar(x.name) && x.value > total);
     }
-    const Code code = features_.minor >= 34 && unresolvable ? Code::UnschedulableAndUnresolvable : Code::Unschedulable;
+    const Code code = features_.Enabled(Feature::NodeResourcesFitUnresolvableOverAllocatable) && unresolvable
+                          ? Code::UnschedulableAndUnresolvable
+                          : Code::Unschedulable;
     // The common case, one native reason, keeps the constant and allocates nothing.
     if (!scalar && too_many + cpu + memory + ephemeral == 1) {
       if (too_many) return Status(code, kReasonTooManyPods);
@@ -130,13 +132,14 @@ class Fit final : public framework::PreFilterPlugin,
 
  private:
   std::vector<std::int64_t> RequestList(const framework::PodInfo& pod) const {
-    return noderesources::PodRequestList(pod, scorer_.resources(), /*use_requested=*/false, features_.minor >= 34);
+    return noderesources::PodRequestList(pod, scorer_.resources(), /*use_requested=*/false,
+                                         features_.Enabled(Feature::PodLevelResources));
   }
 
   // ignoredResources / ignoredResourceGroups apply to extended resources only.
   bool Ignored(const std::string& name) const {
     if (ignored_resources_.empty() && ignored_groups_.empty()) return false;
-    if (!framework::IsExtendedResourceName(name)) return false;
+    if (!IsExtendedResourceName(name)) return false;
     if (std::find(ignored_resources_.begin(), ignored_resources_.end(), name) != ignored_resources_.end()) return true;
     std::string_view group = std::string_view(name).substr(0, name.find('/'));
     return std::find(ignored_groups_.begin(), ignored_groups_.end(), group) != ignored_groups_.end();

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/scheduler/config.h"
+#include "core/model/scheduler_config.h"
 
 namespace kplace::plugins::noderesources {
 

@@ -21,7 +21,7 @@ std::vector<ScoredResource> ClassifyResources(const std::vector<ResourceSpec>& s
       r.kind = ResourceKind::Memory;
     else if (s.name == "ephemeral-storage")
       r.kind = ResourceKind::EphemeralStorage;
-    else if (framework::IsScalarResourceName(s.name))
+    else if (IsScalarResourceName(s.name))
       r.kind = ResourceKind::Scalar;
     out.push_back(r);
   }
@@ -38,7 +38,7 @@ std::vector<std::int64_t> PodRequestList(const framework::PodInfo& pod, const st
   std::int64_t cpu = use_requested ? pod.requests.milli_cpu : pod.non_zero_milli_cpu;
   std::int64_t memory = use_requested ? pod.requests.memory : pod.non_zero_memory;
   if (pod.pod->resources) {
-    own = framework::PodRequests(
+    own = PodRequests(
         *pod.pod,
         {.pod_level_resources = pod_level_resources, .default_cpu = !use_requested, .default_memory = !use_requested});
     requests = &own;

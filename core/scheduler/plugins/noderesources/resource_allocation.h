@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/scheduler/config.h"
+#include "core/model/scheduler_config.h"
 #include "core/scheduler/framework/types.h"
 #include "core/scheduler/plugins/noderesources/requested_to_capacity_ratio.h"
 

@@ -8,7 +8,8 @@ namespace {
 using framework::Code;
 using framework::Status;
 
-// v1.35 (and late 1.34 patches, PR #134740) print a generic reason; older releases name the taint.
+// Feature::TaintTolerationGenericReason (1.35, and late 1.34 patches): a generic reason; older releases name the
+// taint.
 constexpr const char* kReasonUntoleratedGeneric = "node(s) had untolerated taint(s)";
 
 struct PreScoreState : framework::StateData {
@@ -48,7 +49,8 @@ class TaintToleration final : public framework::PreFilterPlugin,
       return x.effect == TaintEffect::NoSchedule || x.effect == TaintEffect::NoExecute;
     });
     if (!t) return {};
-    if (features_.minor >= 35) return Status(Code::UnschedulableAndUnresolvable, kReasonUntoleratedGeneric);
+    if (features_.Enabled(Feature::TaintTolerationGenericReason))
+      return Status(Code::UnschedulableAndUnresolvable, kReasonUntoleratedGeneric);
     return Status(Code::UnschedulableAndUnresolvable,
                   "node(s) had untolerated taint {" + Text(t->key) + ": " + Text(t->value) + "}");
   }

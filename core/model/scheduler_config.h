@@ -1,5 +1,7 @@
-// KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), the parts kplace reads, and plugin args.
-// Defaults follow pkg/scheduler/apis/config/v1/{default_plugins.go,defaults.go}.
+// KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), the parts kplace reads, and plugin args: API types,
+// as upstream keeps them apart from the scheduler in pkg/scheduler/apis/config (types.go, types_pluginargs.go).
+// Defaults follow pkg/scheduler/apis/config/v1/defaults.go; the default plugin set is the scheduler's
+// (core/scheduler/plugins/registry.cpp).
 #pragma once
 
 #include <cstdint>
@@ -91,11 +93,6 @@ struct SchedulerProfile {
 struct SchedulerConfig {
   std::optional<std::int32_t> percentage_of_nodes_to_score;
   SchedulerProfile profile;
-};
-
-// The Kubernetes minor version whose behaviour to reproduce (33, 34 or 35).
-struct Features {
-  int minor = 35;
 };
 
 }  // namespace kplace

@@ -1,10 +1,10 @@
-#include "core/sim/cluster_state.h"
+#include "core/scheduler/cluster_state.h"
 
 #include <algorithm>
 #include <string_view>
 #include <utility>
 
-namespace kplace::sim {
+namespace kplace {
 
 framework::NamespaceLabels BuildNamespaceLabels(const Scenario& sc) {
   framework::NamespaceLabels out;
@@ -34,7 +34,7 @@ ClusterState::ClusterState(const Scenario& sc, const std::vector<std::int32_t>& 
   evicted_.assign(sc.pods.size(), false);
   for (std::size_t i = 0; i < sc.pods.size(); ++i) {
     infos_.push_back(framework::NewPodInfo(sc.pods[i], i < priorities.size() ? priorities[i] : 0,
-                                           Features{sc.simulation.kubernetes_minor}));
+                                           Features(sc.simulation.kubernetes_minor)));
     infos_.back()->index = i;
   }
   for (std::size_t i = 0; i < sc.pods.size(); ++i) {
@@ -225,4 +225,4 @@ void ClusterState::Bind(std::size_t pod_index, framework::NodeInfo& node) {
   if (info.HasAffinity()) snapshot.RefreshAffinityLists();
 }
 
-}  // namespace kplace::sim
+}  // namespace kplace

@@ -15,7 +15,7 @@
 #include "core/scheduler/framework/types.h"
 #include "core/scheduler/preemption/default_preemption.h"
 
-namespace kplace::sim {
+namespace kplace {
 
 class ClusterState {
  public:
@@ -59,4 +59,4 @@ class ClusterState {
 // "default" and every namespace a pod uses.
 framework::NamespaceLabels BuildNamespaceLabels(const Scenario& sc);
 
-}  // namespace kplace::sim
+}  // namespace kplace

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/io/scenario_parser.h"
-#include "core/sim/cluster_state.h"
+#include "core/scheduler/cluster_state.h"
 
 namespace kplace {
 namespace {
@@ -65,7 +65,7 @@ TEST(ClusterStatePdbs, SelectsTheRightPodsAndRefreshesAfterEvictions) {
       Pdb("default", "h-given", {{"selector", In({"api"})}, {"minAvailable", 1}}, {{"disruptionsAllowed", 2}}));
   items.push_back(Pdb("default", "i-none", {{"selector", In({"db"})}, {"minAvailable", 0}}));
   Scenario sc = io::ParseScenarioJson(Json{{"kind", "List"}, {"items", items}});
-  sim::ClusterState cs(sc, std::vector<std::int32_t>(sc.pods.size(), 0));
+  ClusterState cs(sc, std::vector<std::int32_t>(sc.pods.size(), 0));
   auto allowed = [&] {
     std::map<std::string, int> out;
     for (const auto& b : cs.pdbs) out[b.name] = b.disruptions_allowed;
