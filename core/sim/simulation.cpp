@@ -8,25 +8,13 @@
 #include "core/model/input_error.h"
 #include "core/scheduler/cluster_state.h"
 #include "core/scheduler/framework/framework.h"
-#include "core/scheduler/plugins/names.h"
+#include "core/scheduler/queue/scheduling_queue.h"
 #include "core/scheduler/scheduler.h"
 #include "core/sim/admission.h"
 #include "core/sim/launch.h"
 
 namespace kplace::sim {
 namespace {
-
-// Plugins whose rejection a newly bound pod can resolve (their QueueingHints react to assigned-pod additions).
-bool PodAddMayHelp(const std::string& plugin) {
-  return plugin == names::kInterPodAffinity || plugin == names::kPodTopologySpread;
-}
-
-// Plugins whose rejection a deleted pod can resolve (QueueingHints on assigned-pod deletion): freed resources or
-// host ports, a removed anti-affinity or spread-counted pod.
-bool PodDeleteMayHelp(const std::string& plugin) {
-  return plugin == names::kNodeResourcesFit || plugin == names::kNodePorts || plugin == names::kInterPodAffinity ||
-         plugin == names::kPodTopologySpread;
-}
 
 // A run that keeps making changes ends after this many passes (each pass binds or deletes at least one pod, so a
 // scenario cannot need more than pods x 2 passes; the cap guards against a bug turning into a hang).
@@ -96,11 +84,11 @@ class Runner {
   void Build();
   // Runs kube-scheduler passes starting with the active pods until no pod is retried.
   void RunQueue(std::vector<std::size_t> active);
-  void Attempt(std::size_t idx, std::vector<std::uint8_t>& force, bool& bound_any, bool& deleted_any);
+  // One scheduling cycle of pod idx; adds the cluster events it caused to happened, and marks in moved the waiting
+  // pods it sends back to the active queue.
+  void Attempt(std::size_t idx, std::vector<std::uint8_t>& moved, framework::ClusterEvents& happened);
   // cluster mode: hands the pending pods to Karpenter, launches its NodeClaims; false when nothing was launched.
   bool Provision(ClusterRound& round);
-  // The pods waiting as unschedulable, queue order.
-  std::vector<std::size_t> Waiting() const;
   // Queues the pods [first, end) that wait for kube-scheduler; returns them.
   std::vector<std::size_t> QueuePods(std::size_t first);
   void Finish();
@@ -116,9 +104,7 @@ class Runner {
   SimResult result_;
   std::vector<std::int32_t> priorities_;
   std::vector<PodResult> pods_;
-  std::vector<std::size_t> queue_;  // every queued pod, PrioritySort order
-  std::vector<std::size_t> seq_;    // per pod: its queue position among equal priorities (creation order)
-  std::vector<std::uint8_t> retry_on_add_, retry_on_delete_, waiting_;
+  SchedulingQueue queue_;
   std::map<std::string, std::string> nominations_;  // by preemption during the run
 
   // The cluster as kube-scheduler sees it; rebuilt when Nodes are added. Binds and deletions are logged so a
@@ -180,10 +166,6 @@ void Runner::Build() {
 std::vector<std::size_t> Runner::QueuePods(std::size_t first) {
   const std::size_t n = sc_.pods.size();
   pods_.resize(n);
-  seq_.resize(n, 0);
-  retry_on_add_.resize(n, 0);
-  retry_on_delete_.resize(n, 0);
-  waiting_.resize(n, 0);
   std::vector<std::size_t> added;
   for (std::size_t i = first; i < n; ++i) {
     const Pod& p = sc_.pods[i];
@@ -201,71 +183,42 @@ std::vector<std::size_t> Runner::QueuePods(std::size_t first) {
     if (!p.scheduling_gates.empty()) continue;
     added.push_back(i);
   }
-  // PrioritySort: higher priority first, then earlier creation (queue) time, then input order (the item's
-  // position; pods of one workload keep their replica order). Pods created later (DaemonSet pods of launched
-  // Nodes) enter the queue after every pod already in it.
-  std::sort(added.begin(), added.end(), [&](std::size_t a, std::size_t b) {
-    const Pod& pa = sc_.pods[a];
-    const Pod& pb = sc_.pods[b];
-    if (pa.meta.creation_unix != pb.meta.creation_unix) return pa.meta.creation_unix < pb.meta.creation_unix;
-    if (pa.item_index != pb.item_index) return pa.item_index < pb.item_index;
-    return a < b;
-  });
-  for (std::size_t i : added) {
-    seq_[i] = queue_.size();
-    queue_.push_back(i);
-  }
-  std::stable_sort(queue_.begin(), queue_.end(), [&](std::size_t a, std::size_t b) {
-    if (priorities_[a] != priorities_[b]) return priorities_[a] > priorities_[b];
-    return seq_[a] < seq_[b];
-  });
+  queue_.Add(added, sc_.pods, priorities_);
   return added;
-}
-
-std::vector<std::size_t> Runner::Waiting() const {
-  std::vector<std::size_t> out;
-  for (std::size_t idx : queue_)
-    if (waiting_[idx]) out.push_back(idx);
-  return out;
 }
 
 void Runner::RunQueue(std::vector<std::size_t> active) {
   // Each pass runs the active pods in queue order. Pods that fail wait as unschedulable; after the pass, those a
   // change of the cluster may help (queueing hints: a bind, a deletion, their own preemption, a cleared
   // nomination) are retried in the next pass. The run ends when no pod is retried.
-  const std::size_t max_passes = kMaxPassesPerPod * (queue_.size() + 1);
+  const std::size_t max_passes = kMaxPassesPerPod * (queue_.order().size() + 1);
   for (std::size_t pass = 0; !active.empty(); ++pass) {
     if (pass == max_passes) {
       result_.warnings.push_back("the scheduling queue was still changing after " + std::to_string(pass) +
                                  " passes; stopped");
       break;
     }
-    std::vector<std::uint8_t> force(sc_.pods.size(), 0);
-    bool bound_any = false, deleted_any = false;
+    std::vector<std::uint8_t> moved(sc_.pods.size(), 0);
+    framework::ClusterEvents happened = 0;
     todo_ = active.size();
     for (std::size_t idx : active) {
-      Attempt(idx, force, bound_any, deleted_any);
+      Attempt(idx, moved, happened);
       if (todo_ > 0) --todo_;
       Progress();
     }
     // Unschedulable pods come back when a change may help them, in queue order.
-    active.clear();
-    for (std::size_t idx : queue_) {
-      if (!waiting_[idx]) continue;
-      if (force[idx] || (bound_any && retry_on_add_[idx]) || (deleted_any && retry_on_delete_[idx]))
-        active.push_back(idx);
-    }
+    active = queue_.Wake(happened, moved);
   }
 }
 
-void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& force, bool& bound_any, bool& deleted_any) {
+void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& moved, framework::ClusterEvents& happened) {
   ClusterState& cluster = *cluster_;
   PodResult& r = pods_[idx];
   framework::PodInfo& info = cluster.Info(idx);
   if (sc_.pods[idx].meta.deleting) {
     // skipPodSchedule (schedule_one.go): a pod being deleted gets no cycle and is not requeued.
     r.unschedulable = "skip schedule deleting pod: " + r.key;
-    waiting_[idx] = 0;
+    queue_.Done(idx);
     Event("Warning", "FailedScheduling", r.key, r.unschedulable);
     return;
   }
@@ -283,24 +236,16 @@ void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& force, bool& bo
     r.unschedulable.clear();
     r.nominated_node.clear();
     a.node = r.node;
-    bound_any = true;
-    waiting_[idx] = 0;
+    happened |= framework::cluster_event::kAssignedPodAdd;
+    queue_.Done(idx);
     result_.bind_order.push_back(r.key);
     if (!result_.rounds.empty()) result_.rounds.back().scheduled.push_back(r.key);
     Event("Normal", "Scheduled", r.key, "Successfully assigned " + r.key + " to " + r.node);
   } else {
     r.unschedulable = out.message;
     a.message = out.message;
-    waiting_[idx] = 1;
+    queue_.SetUnschedulable(idx, EventsForRejection(*fw_, out));
     Event("Warning", "FailedScheduling", r.key, out.message);
-    bool on_add = PodAddMayHelp(out.prefilter_status.plugin());
-    bool on_delete = PodDeleteMayHelp(out.prefilter_status.plugin());
-    for (const auto& [n, st] : out.node_statuses) {
-      on_add = on_add || PodAddMayHelp(st.plugin());
-      on_delete = on_delete || PodDeleteMayHelp(st.plugin());
-    }
-    retry_on_add_[idx] = on_add;
-    retry_on_delete_[idx] = on_delete;
     if (out.preemption && out.preemption->chosen) {
       // prepareCandidate: delete the victims, clear lower-priority nominations to the node, then nominate.
       const auto& c = *out.preemption->chosen;
@@ -325,7 +270,7 @@ void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& force, bool& bo
         PodResult& pr = pods_[p->index];
         pr.nominated_node.clear();
         pe.cleared_nominations.push_back(pr.key);
-        force[p->index] = 1;  // the status update moves it back to the active queue
+        moved[p->index] = 1;  // the status update moves it back to the active queue
         Event("Normal", "Nominated", pr.key, "nominatedNodeName cleared: " + r.key + " preempted on " + pe.node);
       }
       cluster.nominator.Add(&info, pe.node, c.node->node);
@@ -333,8 +278,8 @@ void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& force, bool& bo
       nominations_[r.key] = pe.node;
       Event("Normal", "Nominated", r.key, "nominatedNodeName set to " + pe.node);
       cluster.RefreshPdbs();
-      force[idx] = 1;  // retried once its victims are gone
-      deleted_any = true;
+      moved[idx] = 1;  // retried once its victims are gone
+      happened |= framework::cluster_event::kAssignedPodDelete;
       result_.preemptions.push_back(std::move(pe));
     } else if (out.preemption && out.preemption->clear_nomination) {
       if (!cluster.nominator.NodeOf(&info).empty())
@@ -350,7 +295,7 @@ void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& force, bool& bo
 }
 
 bool Runner::Provision(ClusterRound& round) {
-  std::vector<std::size_t> waiting = Waiting();
+  std::vector<std::size_t> waiting = queue_.Unschedulable();
   for (std::size_t idx : waiting) round.unschedulable.push_back(pods_[idx].key);
   if (waiting.empty()) return false;
 
@@ -362,7 +307,7 @@ bool Runner::Provision(ClusterRound& round) {
     const framework::NodeInfo* n = cluster_->NodeOf(i);
     p.node_name = n ? n->Name() : "";
     if (!pods_[i].preempted_by.empty() && !n) p.phase = "Failed";  // deleted by preemption
-    p.marked_unschedulable = waiting_[i] != 0;
+    p.marked_unschedulable = queue_.unschedulable(i);
     p.nominated_node_name = n ? "" : cluster_->nominator.NodeOf(&cluster_->Info(i));
   }
   karpenter::ProvisionOptions popts;
@@ -513,7 +458,7 @@ SimResult Runner::Run() {
   Build();
   const bool karpenter = sc_.simulation.mode == Mode::Cluster && !sc_.node_pools.empty();
   if (karpenter) result_.rounds.push_back({1, {}, {}, std::nullopt, {}});
-  RunQueue(queue_);
+  RunQueue(queue_.order());
   while (karpenter) {
     ClusterRound& round = result_.rounds.back();
     if (!Provision(round)) break;
@@ -523,13 +468,15 @@ SimResult Runner::Run() {
       break;
     }
     result_.rounds.push_back({round.round + 1, {}, {}, std::nullopt, {}});
-    // A new Node is a cluster event every Filter plugin's hints react to: all unschedulable pods, and the new
-    // DaemonSet pods, are tried again.
+    // New Nodes: the unschedulable pods whose rejecting plugins registered Node/Add are tried again, with the new
+    // DaemonSet pods in their queue places.
     std::vector<std::uint8_t> fresh(sc_.pods.size(), 0);
     for (std::size_t idx : fresh_) fresh[idx] = 1;
     std::vector<std::size_t> active;
-    for (std::size_t idx : queue_)
-      if (waiting_[idx] || fresh[idx]) active.push_back(idx);
+    std::vector<std::uint8_t> woken(sc_.pods.size(), 0);
+    for (std::size_t idx : queue_.Wake(framework::cluster_event::kNodeAdd, {})) woken[idx] = 1;
+    for (std::size_t idx : queue_.order())
+      if (woken[idx] || fresh[idx]) active.push_back(idx);
     RunQueue(std::move(active));
   }
   if (options_.progress) options_.progress(done_, done_);

@@ -9,27 +9,6 @@
 
 namespace kplace::framework {
 
-std::vector<DefaultPlugin> DefaultMultiPoint(const Features& features) {
-  std::vector<DefaultPlugin> list = {
-      {names::kSchedulingGates, 0},    {names::kPrioritySort, 0},
-      {names::kNodeUnschedulable, 0},  {names::kNodeName, 0},
-      {names::kTaintToleration, 3},    {names::kNodeAffinity, 2},
-      {names::kNodePorts, 0},          {names::kNodeResourcesFit, 1},
-      {names::kVolumeRestrictions, 0}, {names::kNodeVolumeLimits, 0},
-      {names::kVolumeBinding, 0},      {names::kVolumeZone, 0},
-      {names::kPodTopologySpread, 2},  {names::kInterPodAffinity, 2},
-      {names::kDefaultPreemption, 0},  {names::kNodeResourcesBalancedAllocation, 1},
-      {names::kImageLocality, 1},      {names::kDefaultBinder, 0},
-  };
-  // DynamicResources is in the default profile with DRA (GA in 1.34), right before DefaultPreemption.
-  if (features.Enabled(Feature::DynamicResourceAllocation)) {
-    auto it = std::find_if(list.begin(), list.end(),
-                           [](const DefaultPlugin& p) { return std::string(p.name) == names::kDefaultPreemption; });
-    list.insert(it, {names::kDynamicResources, 0});
-  }
-  return list;
-}
-
 namespace {
 
 // mergePluginSet (apis/config/v1/default_plugins.go): defaults minus disabled ("*" = all), a default that is also
@@ -77,7 +56,7 @@ std::unique_ptr<Framework> Framework::Create(const SchedulerConfig& config, cons
   };
   for (const auto& [point, set] : custom) {
     for (const auto& p : set.enabled) {
-      if (!plugins::IsKnownPlugin(p.name)) {
+      if (!plugins::FindInTreePlugin(p.name)) {
         // runtime/framework.go: e.g. `FilterPlugin "Foo" does not exist`.
         std::string kind = point;
         kind[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(kind[0])));
@@ -87,7 +66,7 @@ std::unique_ptr<Framework> Framework::Create(const SchedulerConfig& config, cons
     }
   }
   std::vector<PluginRef> defaults;
-  for (const auto& d : DefaultMultiPoint(features)) defaults.push_back({d.name, d.weight});
+  for (const auto& d : plugins::DefaultMultiPoint(features)) defaults.push_back({d.name, d.weight});
   std::vector<PluginRef> multipoint = MergePluginSet(defaults, custom_set("multiPoint"));
 
   // Instantiate each named plugin once.
@@ -153,7 +132,8 @@ std::unique_ptr<Framework> Framework::Create(const SchedulerConfig& config, cons
     std::set<std::string> disabled(specific.disabled.begin(), specific.disabled.end());
     for (const auto& m : multipoint) {
       if (disabled.count("*") || disabled.count(m.name)) continue;
-      if (m.name == names::kDefaultPreemption || m.name == names::kDynamicResources) fw->post_filter_.push_back(m.name);
+      const plugins::InTreePlugin* p = plugins::FindInTreePlugin(m.name);
+      if (p && p->post_filter) fw->post_filter_.push_back(m.name);
     }
   }
   return fw;

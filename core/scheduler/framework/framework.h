@@ -91,12 +91,4 @@ class Framework {
   mutable std::vector<std::int64_t> raw_scores_;
 };
 
-// The plugin names of the default profile in MultiPoint order, with their default score weights
-// (0 = not a score plugin).
-struct DefaultPlugin {
-  const char* name;
-  std::int32_t weight;
-};
-std::vector<DefaultPlugin> DefaultMultiPoint(const Features& features);
-
 }  // namespace kplace::framework

@@ -32,10 +32,23 @@ struct NodeScore {
   std::int64_t score = 0;
 };
 
+// Cluster events kplace models (upstream framework.ClusterEvent: a resource and an action), as a bit set.
+using ClusterEvents = std::uint8_t;
+namespace cluster_event {
+inline constexpr ClusterEvents kAssignedPodAdd = 1u << 0;     // a pod was bound to a node
+inline constexpr ClusterEvents kAssignedPodDelete = 1u << 1;  // a bound pod was deleted (preemption)
+inline constexpr ClusterEvents kNodeAdd = 1u << 2;            // a Node was added (cluster mode launches NodeClaims)
+inline constexpr ClusterEvents kAll = kAssignedPodAdd | kAssignedPodDelete | kNodeAdd;
+}  // namespace cluster_event
+
 class Plugin {
  public:
   virtual ~Plugin() = default;
   virtual const char* Name() const = 0;
+  // EnqueueExtensions.EventsToRegister (interface.go): the events after which a pod this plugin rejected may fit.
+  // The scheduling queue retries a rejected pod only after an event one of its rejecting plugins registered
+  // (core/scheduler/queue). Upstream, a plugin without EnqueueExtensions is woken by every event: so is this default.
+  virtual ClusterEvents EventsToRegister() const { return cluster_event::kAll; }
   // Slots in the CycleState, assigned by the framework.
   std::size_t prefilter_slot = 0, prescore_slot = 0;
 };

@@ -1,8 +1,5 @@
 #include "core/scheduler/plugins/registry.h"
 
-#include <functional>
-#include <map>
-
 #include "core/scheduler/plugins/imagelocality/image_locality.h"
 #include "core/scheduler/plugins/interpodaffinity/plugin.h"
 #include "core/scheduler/plugins/names.h"
@@ -14,63 +11,54 @@
 #include "core/scheduler/plugins/nodeunschedulable/node_unschedulable.h"
 #include "core/scheduler/plugins/podtopologyspread/pod_topology_spread.h"
 #include "core/scheduler/plugins/tainttoleration/taint_toleration.h"
-// plugin headers: add yours above this line, sorted
 
 namespace kplace::plugins {
-namespace {
 
-using Factory = std::function<std::unique_ptr<framework::Plugin>(const PluginArgs&, const Features&)>;
-
-const std::map<std::string, Factory>& Registry() {
-  static const std::map<std::string, Factory> registry = {
-      {names::kImageLocality, NewImageLocality},
-      {names::kNodeName, NewNodeName},
-      {names::kNodePorts, NewNodePorts},
-      {names::kNodeUnschedulable, NewNodeUnschedulable},
-      {names::kTaintToleration, NewTaintToleration},
-      {names::kInterPodAffinity, NewInterPodAffinity},
-      {names::kNodeAffinity, NewNodeAffinity},
-      {names::kPodTopologySpread, NewPodTopologySpread},
-      {names::kNodeResourcesFit, NewNodeResourcesFit},
-      {names::kNodeResourcesBalancedAllocation, NewNodeResourcesBalancedAllocation},
-      // factories: add yours above this line
+const std::vector<InTreePlugin>& InTreePlugins() {
+  // name, factory, in the default profile, default weight, needs, PostFilter
+  static const std::vector<InTreePlugin> table = {
+      {names::kSchedulingGates, nullptr, true, 0, std::nullopt},
+      {names::kPrioritySort, nullptr, true, 0, std::nullopt},
+      {names::kNodeUnschedulable, NewNodeUnschedulable, true, 0, std::nullopt},
+      {names::kNodeName, NewNodeName, true, 0, std::nullopt},
+      {names::kTaintToleration, NewTaintToleration, true, 3, std::nullopt},
+      {names::kNodeAffinity, NewNodeAffinity, true, 2, std::nullopt},
+      {names::kNodePorts, NewNodePorts, true, 0, std::nullopt},
+      {names::kNodeResourcesFit, NewNodeResourcesFit, true, 1, std::nullopt},
+      {names::kVolumeRestrictions, nullptr, true, 0, std::nullopt},
+      {names::kNodeVolumeLimits, nullptr, true, 0, std::nullopt},
+      {names::kVolumeBinding, nullptr, true, 0, std::nullopt},
+      {names::kVolumeZone, nullptr, true, 0, std::nullopt},
+      {names::kPodTopologySpread, NewPodTopologySpread, true, 2, std::nullopt},
+      {names::kInterPodAffinity, NewInterPodAffinity, true, 2, std::nullopt},
+      {names::kDynamicResources, nullptr, true, 0, Feature::DynamicResourceAllocation, /*post_filter=*/true},
+      {names::kDefaultPreemption, nullptr, true, 0, std::nullopt, /*post_filter=*/true},
+      {names::kNodeResourcesBalancedAllocation, NewNodeResourcesBalancedAllocation, true, 1, std::nullopt},
+      {names::kImageLocality, NewImageLocality, true, 1, std::nullopt},
+      {names::kDefaultBinder, nullptr, true, 0, std::nullopt},
+      // plugins: add yours above this line
   };
-  return registry;
+  return table;
 }
 
-}  // namespace
-
-bool IsKnownPlugin(const std::string& name) {
-  static const char* const kAll[] = {names::kPrioritySort,
-                                     names::kSchedulingGates,
-                                     names::kNodeUnschedulable,
-                                     names::kNodeName,
-                                     names::kTaintToleration,
-                                     names::kNodeAffinity,
-                                     names::kNodePorts,
-                                     names::kNodeResourcesFit,
-                                     names::kVolumeRestrictions,
-                                     names::kNodeVolumeLimits,
-                                     names::kVolumeBinding,
-                                     names::kVolumeZone,
-                                     names::kPodTopologySpread,
-                                     names::kInterPodAffinity,
-                                     names::kDynamicResources,
-                                     names::kDefaultPreemption,
-                                     names::kNodeResourcesBalancedAllocation,
-                                     names::kImageLocality,
-                                     names::kDefaultBinder};
-  for (const char* n : kAll)
-    if (name == n) return true;
-  return false;
+const InTreePlugin* FindInTreePlugin(const std::string& name) {
+  for (const InTreePlugin& p : InTreePlugins())
+    if (name == p.name) return &p;
+  return nullptr;
 }
 
 std::unique_ptr<framework::Plugin> NewPlugin(const std::string& name, const PluginArgs& args,
                                              const Features& features) {
-  const auto& r = Registry();
-  auto it = r.find(name);
-  if (it == r.end()) return nullptr;
-  return it->second(args, features);
+  const InTreePlugin* p = FindInTreePlugin(name);
+  if (!p || !p->factory) return nullptr;
+  return p->factory(args, features);
+}
+
+std::vector<DefaultPlugin> DefaultMultiPoint(const Features& features) {
+  std::vector<DefaultPlugin> out;
+  for (const InTreePlugin& p : InTreePlugins())
+    if (p.in_default_profile && (!p.needs || features.Enabled(*p.needs))) out.push_back({p.name, p.default_weight});
+  return out;
 }
 
 }  // namespace kplace::plugins

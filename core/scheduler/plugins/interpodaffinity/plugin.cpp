@@ -99,6 +99,11 @@ class InterPodAffinity final : public framework::PreFilterPlugin,
  public:
   explicit InterPodAffinity(const InterPodAffinityArgs& args) : args_(args) {}
   const char* Name() const override { return names::kInterPodAffinity; }
+  // any assigned pod change, Node/Add (interpodaffinity/plugin.go)
+  framework::ClusterEvents EventsToRegister() const override {
+    return framework::cluster_event::kAssignedPodAdd | framework::cluster_event::kAssignedPodDelete |
+           framework::cluster_event::kNodeAdd;
+  }
 
   Status PreFilter(CycleState& state, const PodInfo& pod, const Snapshot& snapshot,
                    framework::PreFilterResult&) override {

@@ -32,6 +32,8 @@ class NodeAffinityPlugin final : public framework::PreFilterPlugin,
       if (Counts(t) && !t.preference.invalid()) added_preferred_.push_back(t);
   }
   const char* Name() const override { return names::kNodeAffinity; }
+  // Node/Add and label updates (node_affinity.go)
+  framework::ClusterEvents EventsToRegister() const override { return framework::cluster_event::kNodeAdd; }
 
   Status PreFilter(framework::CycleState& state, const framework::PodInfo& pod, const framework::Snapshot& snapshot,
                    framework::PreFilterResult& result) override {

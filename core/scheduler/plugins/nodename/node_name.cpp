@@ -8,6 +8,8 @@ namespace {
 class NodeName final : public framework::FilterPlugin {
  public:
   const char* Name() const override { return names::kNodeName; }
+  // Node/Add and updates (node_name.go)
+  framework::ClusterEvents EventsToRegister() const override { return framework::cluster_event::kNodeAdd; }
   framework::Status Filter(const framework::CycleState&, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override {
     const auto& want = pod.pod->node_name;

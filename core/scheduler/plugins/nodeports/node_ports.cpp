@@ -19,6 +19,10 @@ bool Conflicts(const framework::NodeInfo& node, const ContainerPort& want) {
 class NodePorts final : public framework::PreFilterPlugin, public framework::FilterPlugin {
  public:
   const char* Name() const override { return names::kNodePorts; }
+  // a deleted pod frees its host ports; Node/Add (node_ports.go)
+  framework::ClusterEvents EventsToRegister() const override {
+    return framework::cluster_event::kAssignedPodDelete | framework::cluster_event::kNodeAdd;
+  }
   framework::Status PreFilter(framework::CycleState&, const framework::PodInfo& pod, const framework::Snapshot&,
                               framework::PreFilterResult&) override {
     if (pod.host_ports.empty()) return framework::Status::Skip();

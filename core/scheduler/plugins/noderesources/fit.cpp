@@ -44,6 +44,10 @@ class Fit final : public framework::PreFilterPlugin,
         ignored_groups_(args.ignored_resource_groups),
         scorer_(args) {}
   const char* Name() const override { return names::kNodeResourcesFit; }
+  // a deleted pod frees resources; Node/Add (fit.go)
+  framework::ClusterEvents EventsToRegister() const override {
+    return framework::cluster_event::kAssignedPodDelete | framework::cluster_event::kNodeAdd;
+  }
 
   Status PreFilter(framework::CycleState& state, const framework::PodInfo& pod, const framework::Snapshot&,
                    framework::PreFilterResult&) override {

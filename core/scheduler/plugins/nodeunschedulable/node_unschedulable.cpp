@@ -15,6 +15,8 @@ const Taint& UnschedulableTaint() {
 class NodeUnschedulable final : public framework::PreFilterPlugin, public framework::FilterPlugin {
  public:
   const char* Name() const override { return names::kNodeUnschedulable; }
+  // Node/Add and taint updates (node_unschedulable.go)
+  framework::ClusterEvents EventsToRegister() const override { return framework::cluster_event::kNodeAdd; }
 
   framework::Status PreFilter(framework::CycleState& state, const framework::PodInfo& pod,
                               const framework::Snapshot& snapshot, framework::PreFilterResult&) override {

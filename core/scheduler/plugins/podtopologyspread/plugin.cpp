@@ -37,6 +37,11 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
  public:
   explicit PodTopologySpread(const PluginArgs& args) : defaults_(MakeDefaults(args.topology_spread)) {}
   const char* Name() const override { return names::kPodTopologySpread; }
+  // assigned pods added or deleted change the counts; Node/Add (podtopologyspread/plugin.go)
+  framework::ClusterEvents EventsToRegister() const override {
+    return framework::cluster_event::kAssignedPodAdd | framework::cluster_event::kAssignedPodDelete |
+           framework::cluster_event::kNodeAdd;
+  }
 
   Status PreFilter(framework::CycleState& state, const framework::PodInfo& pod, const framework::Snapshot& snapshot,
                    framework::PreFilterResult&) override {

@@ -29,6 +29,8 @@ class TaintToleration final : public framework::PreFilterPlugin,
  public:
   explicit TaintToleration(const Features& f) : features_(f) {}
   const char* Name() const override { return names::kTaintToleration; }
+  // Node/Add and taint updates (taint_toleration.go)
+  framework::ClusterEvents EventsToRegister() const override { return framework::cluster_event::kNodeAdd; }
 
   Status PreFilter(framework::CycleState& state, const framework::PodInfo& pod, const framework::Snapshot& snapshot,
                    framework::PreFilterResult&) override {
