@@ -1,4 +1,5 @@
-// Scenario JSON -> Scenario. Every error is an InputError whose message names the item and the JSON path.
+// Scenario JSON -> Scenario: checks the List, dispatches each item to its parser (object_parsers.h), and expands
+// workloads into pods. Every error is an InputError whose message names the item and the JSON path.
 #pragma once
 
 #include <string>
@@ -6,18 +7,11 @@
 #include <unordered_map>
 
 #include "core/io/json_reader.h"
+#include "core/io/json_text.h"
+#include "core/io/object_parsers.h"
 #include "core/model/scenario.h"
 
 namespace kplace::io {
-
-// Limits that keep hostile input from exhausting memory or time.
-inline constexpr std::size_t kMaxInputBytes = 64u << 20;
-inline constexpr int kMaxJsonDepth = 128;
-inline constexpr std::int64_t kMaxPods = 200000;
-inline constexpr std::int64_t kMaxNodes = 50000;
-
-// Parses JSON text with the depth limit; syntax errors become "invalid JSON at line L, column C: ...".
-Json ParseJsonText(std::string_view text);
 
 // Parses a whole scenario (a List). Expands workloads into pods, resolves nothing else.
 Scenario ParseScenario(std::string_view text);
@@ -39,14 +33,5 @@ class ScenarioBuilder {
   bool have_config_ = false;
   bool have_sim_ = false;
 };
-
-// Single objects, used by the scenario parser and by tests. r names the item for errors.
-Pod ParsePod(const Json& v, const Reader& r);
-Node ParseNode(const Json& v, const Reader& r);
-Namespace ParseNamespace(const Json& v, const Reader& r);
-// Applies one pluginConfig entry's args to the profile's PluginArgs.
-void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& r, PluginArgs& out);
-// "1.33" -> 33; errors for unsupported versions.
-int ParseKubernetesVersion(const std::string& v, const Reader& r);
 
 }  // namespace kplace::io

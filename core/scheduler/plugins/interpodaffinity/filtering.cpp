@@ -78,24 +78,24 @@ Status FilterNode(const PreFilterState& s, const NodeInfo& node) {
     bool pods_exist = true;
     for (const auto& t : s.affinity) {
       auto v = labels.Get(t.term->topology_key);
-      if (!v) return Status(Code::UnschedulableAndUnresolvable, kReasonAffinityRulesNotMatch);
+      if (!v) return Status(Code::UnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);
       if (s.affinity_counts.Get(t.term->topology_key, *v) <= 0) pods_exist = false;
     }
     if (!pods_exist && !(s.affinity_counts.empty() && s.matches_own_affinity))
-      return Status(Code::UnschedulableAndUnresolvable, kReasonAffinityRulesNotMatch);
+      return Status(Code::UnschedulableAndUnresolvable, kErrReasonAffinityRulesNotMatch);
   }
   // satisfyPodAntiAffinity: a term only rejects nodes carrying its key.
   for (const auto& t : s.anti_affinity) {
     auto v = labels.Get(t.term->topology_key);
     if (v && s.anti_affinity_counts.Get(t.term->topology_key, *v) > 0)
-      return Status(Code::Unschedulable, kReasonAntiAffinityRulesNotMatch);
+      return Status(Code::Unschedulable, kErrReasonAntiAffinityRulesNotMatch);
   }
   // satisfyExistingPodsAntiAffinity: any (key, value) label of the node with a count.
   if (!s.existing_anti_affinity.empty()) {
     for (Symbol k : s.existing_anti_affinity.keys()) {
       auto v = labels.Get(k);
       if (v && s.existing_anti_affinity.Get(k, *v) > 0)
-        return Status(Code::Unschedulable, kReasonExistingAntiAffinityRulesNotMatch);
+        return Status(Code::Unschedulable, kErrReasonExistingAntiAffinityRulesNotMatch);
     }
   }
   return {};

@@ -18,9 +18,9 @@ std::unique_ptr<framework::Plugin> NewInterPodAffinity(const PluginArgs& args, c
 namespace interpodaffinity {
 
 // Filter reasons (filtering.go ErrReason*).
-inline constexpr const char* kReasonAffinityRulesNotMatch = "node(s) didn't match pod affinity rules";
-inline constexpr const char* kReasonAntiAffinityRulesNotMatch = "node(s) didn't match pod anti-affinity rules";
-inline constexpr const char* kReasonExistingAntiAffinityRulesNotMatch =
+inline constexpr const char* kErrReasonAffinityRulesNotMatch = "node(s) didn't match pod affinity rules";
+inline constexpr const char* kErrReasonAntiAffinityRulesNotMatch = "node(s) didn't match pod anti-affinity rules";
+inline constexpr const char* kErrReasonExistingAntiAffinityRulesNotMatch =
     "node(s) didn't satisfy existing pods anti-affinity rules";
 
 // One term of the incoming pod with its namespaceSelector unrolled (plugin.go mergeAffinityTermNamespacesIfNotEmpty):

@@ -14,7 +14,7 @@ class NodeName final : public framework::FilterPlugin {
                            const framework::NodeInfo& node) const override {
     const auto& want = pod.pod->node_name;
     if (want.empty() || want == node.Name()) return {};
-    return framework::Status(framework::Code::UnschedulableAndUnresolvable, kReasonNodeNameMismatch);
+    return framework::Status(framework::Code::UnschedulableAndUnresolvable, kErrReasonNodeNameMismatch);
   }
 };
 

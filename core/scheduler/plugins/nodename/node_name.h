@@ -8,6 +8,6 @@
 #include "core/scheduler/framework/interface.h"
 
 namespace kplace::plugins {
-inline constexpr const char* kReasonNodeNameMismatch = "node(s) didn't match the requested node name";
+inline constexpr const char* kErrReasonNodeNameMismatch = "node(s) didn't match the requested node name";
 std::unique_ptr<framework::Plugin> NewNodeName(const PluginArgs& args, const Features& features);
 }  // namespace kplace::plugins

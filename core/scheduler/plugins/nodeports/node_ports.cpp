@@ -31,7 +31,7 @@ class NodePorts final : public framework::PreFilterPlugin, public framework::Fil
   framework::Status Filter(const framework::CycleState&, const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override {
     for (const auto& p : pod.host_ports)
-      if (Conflicts(node, p)) return framework::Status(framework::Code::Unschedulable, kReasonNodePorts);
+      if (Conflicts(node, p)) return framework::Status(framework::Code::Unschedulable, kErrReasonNodePorts);
     return {};
   }
 };

@@ -8,6 +8,6 @@
 #include "core/scheduler/framework/interface.h"
 
 namespace kplace::plugins {
-inline constexpr const char* kReasonNodePorts = "node(s) didn't have free ports for the requested pod ports";
+inline constexpr const char* kErrReasonNodePorts = "node(s) didn't have free ports for the requested pod ports";
 std::unique_ptr<framework::Plugin> NewNodePorts(const PluginArgs& args, const Features& features);
 }  // namespace kplace::plugins

@@ -62,7 +62,7 @@ class Fit final : public framework::PreFilterPlugin,
       if (value <= 0) continue;  // a zero request is never checked
       const std::string& text = Text(name);
       if (Ignored(text)) continue;
-      s->scalars.push_back({name, value, kReasonInsufficientPrefix + text});
+      s->scalars.push_back({name, value, kErrReasonInsufficientPrefix + text});
     }
     // Upstream walks a Go map (no stable order); kplace reports by name.
     std::sort(s->scalars.begin(), s->scalars.end(),
@@ -78,7 +78,7 @@ class Fit final : public framework::PreFilterPlugin,
     const Resource& alloc = node.Allocatable();
     const Resource& used = node.requested;
     const bool too_many = static_cast<std::int64_t>(node.pods.size()) + 1 > alloc.allowed_pod_number;
-    if (s->empty) return too_many ? Status(Code::Unschedulable, kReasonTooManyPods) : Status();
+    if (s->empty) return too_many ? Status(Code::Unschedulable, kErrReasonTooManyPods) : Status();
     // fitsRequest (fit.go): strict '>' against what is left; what is left may be negative.
     const bool cpu = s->milli_cpu > 0 && s->milli_cpu > alloc.milli_cpu - used.milli_cpu;
     const bool memory = s->memory > 0 && s->memory > alloc.memory - used.memory;
@@ -101,16 +101,16 @@ class Fit final : public framework::PreFilterPlugin,
                           : Code::Unschedulable;
     // The common case, one native reason, keeps the constant and allocates nothing.
     if (!scalar && too_many + cpu + memory + ephemeral == 1) {
-      if (too_many) return Status(code, kReasonTooManyPods);
-      if (cpu) return Status(code, kReasonInsufficientCpu);
-      if (memory) return Status(code, kReasonInsufficientMemory);
-      return Status(code, kReasonInsufficientEphemeralStorage);
+      if (too_many) return Status(code, kErrReasonTooManyPods);
+      if (cpu) return Status(code, kErrReasonInsufficientCpu);
+      if (memory) return Status(code, kErrReasonInsufficientMemory);
+      return Status(code, kErrReasonInsufficientEphemeralStorage);
     }
     std::vector<std::string> reasons;
-    if (too_many) reasons.emplace_back(kReasonTooManyPods);
-    if (cpu) reasons.emplace_back(kReasonInsufficientCpu);
-    if (memory) reasons.emplace_back(kReasonInsufficientMemory);
-    if (ephemeral) reasons.emplace_back(kReasonInsufficientEphemeralStorage);
+    if (too_many) reasons.emplace_back(kErrReasonTooManyPods);
+    if (cpu) reasons.emplace_back(kErrReasonInsufficientCpu);
+    if (memory) reasons.emplace_back(kErrReasonInsufficientMemory);
+    if (ephemeral) reasons.emplace_back(kErrReasonInsufficientEphemeralStorage);
     for (const auto& x : s->scalars)
       if (x.value > alloc.Scalar(x.name) - used.Scalar(x.name)) reasons.push_back(x.reason);
     return Status(code, std::move(reasons));

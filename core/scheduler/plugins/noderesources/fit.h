@@ -11,12 +11,12 @@
 
 namespace kplace::plugins {
 
-inline constexpr const char* kReasonTooManyPods = "Too many pods";
-inline constexpr const char* kReasonInsufficientCpu = "Insufficient cpu";
-inline constexpr const char* kReasonInsufficientMemory = "Insufficient memory";
-inline constexpr const char* kReasonInsufficientEphemeralStorage = "Insufficient ephemeral-storage";
+inline constexpr const char* kErrReasonTooManyPods = "Too many pods";
+inline constexpr const char* kErrReasonInsufficientCpu = "Insufficient cpu";
+inline constexpr const char* kErrReasonInsufficientMemory = "Insufficient memory";
+inline constexpr const char* kErrReasonInsufficientEphemeralStorage = "Insufficient ephemeral-storage";
 // Scalar resources: "Insufficient " + resource name.
-inline constexpr const char* kReasonInsufficientPrefix = "Insufficient ";
+inline constexpr const char* kErrReasonInsufficientPrefix = "Insufficient ";
 
 std::unique_ptr<framework::Plugin> NewNodeResourcesFit(const PluginArgs& args, const Features& features);
 

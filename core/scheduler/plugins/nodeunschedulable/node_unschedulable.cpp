@@ -32,7 +32,7 @@ class NodeUnschedulable final : public framework::PreFilterPlugin, public framew
     return framework::FilterWithVerdicts(state, prefilter_slot, node, [&]() -> framework::Status {
       if (!node.node->unschedulable) return {};
       if (TolerationsTolerate(pod.pod->tolerations, UnschedulableTaint())) return {};
-      return framework::Status(framework::Code::UnschedulableAndUnresolvable, kReasonNodeUnschedulable);
+      return framework::Status(framework::Code::UnschedulableAndUnresolvable, kErrReasonNodeUnschedulable);
     });
   }
 

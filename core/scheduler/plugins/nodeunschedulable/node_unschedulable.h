@@ -9,6 +9,6 @@
 #include "core/scheduler/framework/interface.h"
 
 namespace kplace::plugins {
-inline constexpr const char* kReasonNodeUnschedulable = "node(s) were unschedulable";
+inline constexpr const char* kErrReasonNodeUnschedulable = "node(s) were unschedulable";
 std::unique_ptr<framework::Plugin> NewNodeUnschedulable(const PluginArgs& args, const Features& features);
 }  // namespace kplace::plugins

@@ -156,12 +156,12 @@ Status FilterNode(const PreFilterState& s, const framework::PodInfo&, const fram
   std::int64_t slot = Slot(data, node);
   for (std::size_t i = 0; i < data.constraints.size(); ++i) {
     std::int32_t d = NodeDomain(s, slot, i, *node.node);
-    if (d == kMissingKey) return Status(Code::UnschedulableAndUnresolvable, kReasonTopologySpreadNodeLabelNotMatch);
+    if (d == kMissingKey) return Status(Code::UnschedulableAndUnresolvable, kErrReasonTopologySpreadNodeLabelNotMatch);
     // 'existing matching num' + 'if self-match (1 or 0)' - 'global minimum' <= 'maxSkew'
     std::int64_t match = d >= 0 ? s.Count(i, d) : 0;
     std::int64_t skew = match + data.self_match[i] - s.MinMatchNum(i);
     if (skew > data.constraints[i].max_skew)
-      return Status(Code::Unschedulable, kReasonTopologySpreadConstraintsNotMatch);
+      return Status(Code::Unschedulable, kErrReasonTopologySpreadConstraintsNotMatch);
   }
   return {};
 }

@@ -10,9 +10,9 @@
 #include "core/scheduler/framework/interface.h"
 
 namespace kplace::plugins {
-inline constexpr const char* kReasonTopologySpreadConstraintsNotMatch =
+inline constexpr const char* kErrReasonTopologySpreadConstraintsNotMatch =
     "node(s) didn't match pod topology spread constraints";
-inline constexpr const char* kReasonTopologySpreadNodeLabelNotMatch =
+inline constexpr const char* kErrReasonTopologySpreadNodeLabelNotMatch =
     "node(s) didn't match pod topology spread constraints (missing required label)";
 std::unique_ptr<framework::Plugin> NewPodTopologySpread(const PluginArgs& args, const Features& features);
 }  // namespace kplace::plugins

@@ -8,9 +8,6 @@ namespace {
 using framework::Code;
 using framework::Status;
 
-// Feature::TaintTolerationGenericReason (1.35, and late 1.34 patches): a generic reason; older releases name the
-// taint.
-constexpr const char* kReasonUntoleratedGeneric = "node(s) had untolerated taint(s)";
 
 struct PreScoreState : framework::StateData {
   std::vector<Toleration> prefer_no_schedule;  // tolerations with effect "" or PreferNoSchedule
@@ -52,7 +49,7 @@ class TaintToleration final : public framework::PreFilterPlugin,
     });
     if (!t) return {};
     if (features_.Enabled(Feature::TaintTolerationGenericReason))
-      return Status(Code::UnschedulableAndUnresolvable, kReasonUntoleratedGeneric);
+      return Status(Code::UnschedulableAndUnresolvable, kErrReasonUntoleratedTaints);
     return Status(Code::UnschedulableAndUnresolvable,
                   "node(s) had untolerated taint {" + Text(t->key) + ": " + Text(t->value) + "}");
   }

@@ -9,5 +9,8 @@
 #include "core/scheduler/framework/interface.h"
 
 namespace kplace::plugins {
+// Feature::TaintTolerationGenericReason (1.35, and late 1.34 patches): a generic reason; older releases name the
+// taint ("node(s) had untolerated taint {key: value}").
+inline constexpr const char* kErrReasonUntoleratedTaints = "node(s) had untolerated taint(s)";
 std::unique_ptr<framework::Plugin> NewTaintToleration(const PluginArgs& args, const Features& features);
-}
+}  // namespace kplace::plugins

@@ -1,0 +1,50 @@
+// Parsers of single scenario items, one file per API group (parse_core_v1.cpp, parse_scheduler_config.cpp,
+// parse_apps_policy.cpp, parse_karpenter.cpp); the scenario parser (scenario_parser.cpp) dispatches to them.
+// r names the item for errors; every failure is an InputError naming the JSON path.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/io/json_reader.h"
+#include "core/model/scenario.h"
+
+namespace kplace::io {
+
+// Limits that keep hostile input from exhausting memory or time (and kMaxInputBytes, kMaxJsonDepth in json_text.h).
+inline constexpr std::int64_t kMaxPods = 200000;
+inline constexpr std::int64_t kMaxNodes = 50000;
+
+// core/v1 (parse_core_v1.cpp)
+// "Pod default/web", "Node n1", "object" when the kind is unknown: how errors name an item.
+std::string Describe(const std::string& kind, const std::string& ns, const std::string& name);
+ObjectMeta ParseMeta(const Json& obj, const Reader& r, bool namespaced, bool name_required);
+std::vector<Taint> ParseTaints(const Json* arr, const Reader& r);
+// lazy: see Reader::AsNodeSelectorTerm.
+NodeAffinity ParseNodeAffinity(const Json& v, const Reader& r, bool lazy);
+TopologySpreadConstraint ParseSpreadConstraint(const Json& v, const Reader& r);
+Pod ParsePod(const Json& v, const Reader& r);
+Node ParseNode(const Json& v, const Reader& r);
+Namespace ParseNamespace(const Json& v, const Reader& r);
+
+// kubescheduler.config.k8s.io/v1 (parse_scheduler_config.cpp)
+// Applies one pluginConfig entry's args to the profile's PluginArgs.
+void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& r, PluginArgs& out);
+SchedulerConfig ParseSchedulerConfig(const Json& v, const Reader& r, std::vector<std::string>& warnings);
+// "1.33" -> 33; errors for unsupported versions (core/model/features.h lists them).
+int ParseKubernetesVersion(const std::string& v, const Reader& r);
+
+// scheduling.k8s.io, policy, apps (parse_apps_policy.cpp)
+PriorityClass ParsePriorityClass(const Json& v, const Reader& r);
+PodDisruptionBudget ParsePdb(const Json& v, const Reader& r);
+Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r);
+
+// karpenter.sh (parse_karpenter.cpp)
+NodePool ParseNodePool(const Json& v, const Reader& r);
+InstanceType ParseInstanceType(const Json& v, const Reader& r);
+
+// kplace.dev (scenario_parser.cpp)
+Simulation ParseSimulation(const Json& v, const Reader& r);
+
+}  // namespace kplace::io

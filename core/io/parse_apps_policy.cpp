@@ -1,0 +1,121 @@
+// PriorityClass (scheduling.k8s.io), PodDisruptionBudget (policy), and the workloads kplace expands into pods
+// (apps: Deployment, ReplicaSet, StatefulSet, DaemonSet; core: Service).
+
+#include <map>
+#include <set>
+
+#include "core/io/object_parsers.h"
+
+namespace kplace::io {
+
+PriorityClass ParsePriorityClass(const Json& v, const Reader& r) {
+  PriorityClass pc;
+  pc.name = ParseMeta(v, r, false, true).name;
+  auto value = r.Int(v, "value", INT32_MIN, 1000000000);
+  if (!value) {
+    // system classes carry values above 1e9; they are built in, so a user class must stay below
+    r.Field("value").Fail("required");
+  }
+  pc.value = static_cast<std::int32_t>(*value);
+  pc.global_default = r.Bool(v, "globalDefault").value_or(false);
+  if (auto pp = r.String(v, "preemptionPolicy")) {
+    if (*pp == "Never")
+      pc.preemption_policy = PreemptionPolicy::Never;
+    else if (*pp != "PreemptLowerPriority")
+      r.Field("preemptionPolicy").Fail("unsupported value \"" + *pp + "\" (PreemptLowerPriority or Never)");
+  }
+  return pc;
+}
+
+namespace {
+
+std::optional<IntOrPercent> ParseIntOrPercent(const Json& parent, const char* name, const Reader& r) {
+  auto it = parent.find(name);
+  if (it == parent.end() || it->is_null()) return std::nullopt;
+  Reader at = r.Field(name);
+  IntOrPercent v;
+  if (it->is_number_integer() || it->is_number_unsigned()) {
+    auto n = r.Int(parent, name, 0, INT32_MAX);
+    v.value = static_cast<std::int32_t>(*n);
+    return v;
+  }
+  if (it->is_string()) {
+    std::string s = it->get<std::string>();
+    // IsValidPercent: ^[0-9]+%$, then at most 100%.
+    bool digits = s.size() >= 2 && s.back() == '%' && s.size() <= 12 &&
+                  std::all_of(s.begin(), s.end() - 1, [](char c) { return c >= '0' && c <= '9'; });
+    if (digits) {
+      try {
+        std::size_t pos = 0;
+        int p = std::stoi(s.substr(0, s.size() - 1), &pos);
+        if (pos == s.size() - 1 && p >= 0 && p <= 100) {
+          v.is_percent = true;
+          v.value = p;
+          return v;
+        }
+      } catch (...) {
+      }
+    }
+    at.Fail("\"" + s + "\" is not an integer or a percentage");
+  }
+  at.Fail("expected integer or percentage string, got " + JsonTypeName(*it));
+}
+
+}  // namespace
+
+PodDisruptionBudget ParsePdb(const Json& v, const Reader& r) {
+  PodDisruptionBudget pdb;
+  pdb.meta = ParseMeta(v, r, true, true);
+  if (const Json* spec = r.Object(v, "spec")) {
+    Reader s = r.Field("spec");
+    if (auto it = spec->find("selector"); it != spec->end()) pdb.selector = s.Field("selector").AsLabelSelector(*it);
+    pdb.min_available = ParseIntOrPercent(*spec, "minAvailable", s);
+    pdb.max_unavailable = ParseIntOrPercent(*spec, "maxUnavailable", s);
+    if (pdb.min_available && pdb.max_unavailable) s.Fail("minAvailable and maxUnavailable cannot be both set");
+  }
+  if (const Json* status = r.Object(v, "status")) {
+    Reader st = r.Field("status");
+    if (auto d = st.Int(*status, "disruptionsAllowed", 0, INT32_MAX))
+      pdb.disruptions_allowed = static_cast<std::int32_t>(*d);
+    if (const Json* dp = st.Object(*status, "disruptedPods"))
+      for (auto it = dp->begin(); it != dp->end(); ++it) pdb.disrupted_pods.push_back(it.key());
+  }
+  return pdb;
+}
+
+Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r) {
+  Workload w;
+  w.kind = kind;
+  w.meta = ParseMeta(v, r, true, true);
+  const Json* spec = r.Object(v, "spec");
+  Reader s = r.Field("spec");
+  if (kind == "Service") {
+    if (spec) {
+      if (const Json* sel = s.Object(*spec, "selector")) {
+        Labels l = s.Field("selector").AsLabels(*sel);
+        w.selector.nil = false;
+        for (auto [k, val] : l.entries()) w.selector.requirements.push_back({k, SelectorOp::In, {val}, 0});
+      }
+    }
+    return w;
+  }
+  if (!spec) s.Fail("required");
+  if (kind != "DaemonSet") {
+    auto rep = s.Int(*spec, "replicas", 0, kMaxPods);
+    w.replicas = static_cast<std::int32_t>(rep.value_or(1));
+  }
+  auto sel = spec->find("selector");
+  if (sel == spec->end() || sel->is_null()) s.Field("selector").Fail("required");
+  w.selector = s.Field("selector").AsLabelSelector(*sel);
+  const Json* tmpl = s.Object(*spec, "template");
+  if (!tmpl) s.Field("template").Fail("required");
+  Reader tr = s.Field("template");
+  Pod pod = ParsePod(*tmpl, tr);
+  pod.meta.namespace_ = w.meta.namespace_;
+  if (!w.selector.Matches(pod.meta.labels))
+    tr.Field("metadata").Field("labels").Fail("`selector` does not match template `labels`");
+  w.pod_template = std::move(pod);
+  return w;
+}
+
+}  // namespace kplace::io
