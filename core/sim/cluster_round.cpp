@@ -1,0 +1,170 @@
+// cluster mode: what happens between kube-scheduler's rounds (Karpenter provisions for the pods left
+// Unschedulable, its NodeClaims launch as Nodes) and at the end (Karpenter's nominations against kube-scheduler's
+// binds).
+#include <map>
+
+#include "core/karpenter/scheduler.h"
+#include "core/sim/admission.h"
+#include "core/sim/launch.h"
+#include "core/sim/runner.h"
+
+namespace kplace::sim {
+
+bool Runner::Provision(ClusterRound& round) {
+  std::vector<std::size_t> waiting = queue_.Unschedulable();
+  for (std::size_t idx : waiting) round.unschedulable.push_back(pods_[idx].key);
+  if (waiting.empty()) return false;
+
+  // Karpenter's view of the cluster now: bound pods on their Nodes, deleted pods gone, kube-scheduler's verdicts
+  // and nominations on the pending ones.
+  Scenario view = sc_;
+  for (std::size_t i = 0; i < view.pods.size(); ++i) {
+    Pod& p = view.pods[i];
+    const framework::NodeInfo* n = cluster_->NodeOf(i);
+    p.node_name = n ? n->Name() : "";
+    if (!pods_[i].preempted_by.empty() && !n) p.phase = "Failed";  // deleted by preemption
+    p.marked_unschedulable = queue_.unschedulable(i);
+    p.nominated_node_name = n ? "" : cluster_->nominator.NodeOf(&cluster_->Info(i));
+  }
+  karpenter::ProvisionOptions popts;
+  popts.explain_all = options_.explain_all;
+  popts.explain = options_.explain;
+  popts.only_marked_unschedulable = true;
+  for (const auto& n : sc_.nodes) popts.taken_names.insert(n.meta.name);
+  popts.hostname_seq = hostname_seq_;
+  karpenter::Result k = karpenter::Provision(view, popts);
+  hostname_seq_ = k.hostname_seq;
+
+  for (std::size_t idx : waiting) {
+    const karpenter::PodOutcome& o = k.pods[idx];
+    KarpenterNomination nom;
+    nom.round = round.round;
+    nom.relaxations = o.relaxations;
+    switch (o.kind) {
+      case karpenter::PodOutcomeKind::Node:
+        nom.target = "node/" + o.node;
+        nom.node = o.node;
+        break;
+      case karpenter::PodOutcomeKind::Claim:
+        nom.target = "nodeclaim/" + k.claims[static_cast<std::size_t>(o.claim)].name;
+        nom.node = k.claims[static_cast<std::size_t>(o.claim)].name;
+        break;
+      default:
+        nom.reason = o.reason;
+        break;
+    }
+    // Karpenter logs each relaxation step ("relaxing soft constraints for pod since it previously failed to
+    // schedule" with what it removed or added, preferences.go); kplace shows them as events on the pod.
+    for (const auto& step : o.relaxations)
+      result_.events.push_back({"Normal", "Relaxed", o.key, step, "karpenter", ""});
+    // Karpenter's events on the pod (events.NominatePodEvent, PodFailedToScheduleEvent): a Node it launched
+    // earlier is named with its NodeClaim.
+    if (!nom.target.empty()) {
+      std::string where = nom.target;
+      if (o.kind == karpenter::PodOutcomeKind::Node)
+        for (const auto& l : result_.node_claims)
+          if (l.node == nom.node) where = "nodeclaim/" + l.claim.name + ", " + where;
+      result_.events.push_back({"Normal", "Nominated", o.key, "Pod should schedule on: " + where, "karpenter", ""});
+    } else if (o.kind == karpenter::PodOutcomeKind::Unschedulable)
+      result_.events.push_back(
+          {"Warning", "FailedScheduling", o.key, "Failed to schedule pod, " + o.reason, "karpenter", ""});
+    pods_[idx].karpenter.push_back(std::move(nom));
+  }
+
+  // Launch: every NodeClaim becomes a Node, registers with its startupTaints, initialises (they are removed),
+  // and DaemonSet pods are created for it.
+  const std::size_t first_node = sc_.nodes.size();
+  std::vector<LaunchedNodeClaim> launched;
+  for (const auto& claim : k.claims) {
+    LaunchedNodeClaim l;
+    l.round = round.round;
+    l.claim = claim;
+    l.node = claim.name;
+    const NodePool* pool = nullptr;
+    for (const auto& np : sc_.node_pools)
+      if (np.meta.name == claim.node_pool) pool = &np;
+    if (pool) l.startup_taints = pool->startup_taints;
+    sc_.nodes.push_back(NodeForClaim(sc_, claim));
+    // The result reports the labels the Node registered with (the claim's plus kubelet's and Karpenter's).
+    l.claim.labels.clear();
+    for (auto [k, v] : sc_.nodes.back().meta.labels.entries()) l.claim.labels[Text(k)] = Text(v);
+    round.launched.push_back(claim.name);
+    result_.hourly_price += claim.price;
+    result_.events.push_back({"Normal", "Launched", "", LaunchMessage(claim), "karpenter", "NodeClaim/" + claim.name});
+    if (!l.startup_taints.empty())
+      result_.events.push_back({"Normal", "Initialized", "", "startupTaints removed: " + TaintsText(l.startup_taints),
+                                "karpenter", "NodeClaim/" + claim.name});
+    launched.push_back(std::move(l));
+  }
+  round.provision = std::move(k);
+  if (launched.empty()) return false;
+
+  const std::size_t first_pod = sc_.pods.size();
+  ExpandDaemonSets(sc_, first_node);
+  // ExpandDaemonSets names each daemon pod <daemonset>-<node>.
+  std::map<std::string, std::size_t> new_pods;
+  for (std::size_t i = first_pod; i < sc_.pods.size(); ++i) new_pods[sc_.pods[i].meta.name] = i;
+  for (auto& l : launched)
+    for (const auto& w : sc_.workloads) {
+      if (w.kind != "DaemonSet") continue;
+      auto it = new_pods.find(w.meta.name + "-" + l.node);
+      if (it != new_pods.end() && sc_.pods[it->second].meta.namespace_ == w.meta.namespace_)
+        l.daemon_pods.push_back(sc_.pods[it->second].Key());
+    }
+  for (auto& l : launched) result_.node_claims.push_back(std::move(l));
+  Admit(first_pod);
+  fresh_ = QueuePods(first_pod);
+  Build();
+  return true;
+}
+
+void Runner::Finish() {
+  for (const auto& n : cluster_->snapshot.nodes) {
+    NodeSummary s;
+    s.name = n.Name();
+    for (const auto* p : n.pods) s.pods.push_back(p->pod->Key());
+    result_.nodes.push_back(std::move(s));
+  }
+  std::map<std::string, LaunchedNodeClaim*> launched;
+  for (auto& l : result_.node_claims) launched[l.node] = &l;
+  for (const auto& n : result_.nodes) {
+    auto it = launched.find(n.name);
+    if (it != launched.end()) it->second->pods = n.pods;
+  }
+  // Pods of one workload are interchangeable: kube-scheduler putting replica 3 where Karpenter meant replica 1
+  // changes nothing when every node still gets as many of that workload's pods as Karpenter planned. Counted over
+  // the pods Karpenter nominated, per (node, workload).
+  auto shape = [](const PodResult& r) { return r.generated_from.empty() ? "Pod/" + r.key : r.generated_from; };
+  std::map<std::pair<std::string, std::string>, int> planned, got;
+  std::vector<PodResult*> nominated;  // pods whose last Karpenter nomination has a target, pod order
+  for (auto& r : pods_) {
+    if (!r.node.empty() && launched.count(r.node)) r.node_claim = r.node;
+    if (r.karpenter.empty() || r.karpenter.back().target.empty()) continue;
+    ++planned[{r.karpenter.back().node, shape(r)}];
+    if (!r.node.empty()) ++got[{r.node, shape(r)}];
+    nominated.push_back(&r);
+  }
+  for (PodResult* p : nominated) {
+    PodResult& r = *p;
+    // The last nomination is what Karpenter expected kube-scheduler to do.
+    const KarpenterNomination& last = r.karpenter.back();
+    if (last.node == r.node) continue;
+    std::string what = "Karpenter nominated " + last.target + " (round " + std::to_string(last.round) + "); ";
+    if (!r.node.empty())
+      r.disagreement = what + "kube-scheduler bound it to " + r.node;
+    else if (!r.preempted_by.empty())
+      r.disagreement = what + "it was preempted by " + r.preempted_by;
+    else
+      r.disagreement = what + "kube-scheduler left it pending: " + r.unschedulable;
+    const std::string w = shape(r);
+    r.interchangeable = !r.node.empty() && !r.generated_from.empty() &&
+                        planned[{last.node, w}] == got[{last.node, w}] && planned[{r.node, w}] == got[{r.node, w}];
+    if (r.interchangeable)
+      r.disagreement += " (interchangeable: every node got as many " + w + " pods as Karpenter planned)";
+  }
+  result_.nominations.assign(nominations_.begin(), nominations_.end());
+  result_.pods = std::move(pods_);
+  SortPodsByKey(result_.pods);
+}
+
+}  // namespace kplace::sim

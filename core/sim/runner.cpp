@@ -1,0 +1,214 @@
+#include "core/sim/runner.h"
+
+#include <algorithm>
+
+#include "core/model/input_error.h"
+#include "core/sim/admission.h"
+
+namespace kplace::sim {
+
+void Runner::Admit(std::size_t first) {
+  for (std::size_t i = first; i < sc_.pods.size(); ++i) AddDefaultTolerations(sc_.pods[i]);
+  priorities_ = ResolvePriorities(sc_);
+}
+
+void Runner::Build() {
+  // Nominations and the rotation survive a rebuild; everything else is replayed from the change log.
+  std::vector<std::string> nominated(sc_.pods.size());
+  std::size_t next_start = 0;
+  if (cluster_) {
+    for (std::size_t i = 0; i < cluster_->NumPods(); ++i) nominated[i] = cluster_->nominator.NodeOf(&cluster_->Info(i));
+    next_start = scheduler_->next_start_node_index();
+  }
+  const bool rebuild = cluster_ != nullptr;
+  scheduler_.reset();
+  cluster_.reset();
+  const Features features(sc_.simulation.kubernetes_minor);
+  std::string error;
+  fw_ = framework::Framework::Create(sc_.scheduler_config, features, &error);
+  if (!fw_) FailInput("KubeSchedulerConfiguration", "profiles[0]", error);
+  cluster_ = std::make_unique<ClusterState>(sc_, priorities_);
+  scheduler_ = std::make_unique<Scheduler>(*fw_, *cluster_, features, sc_.simulation.seed);
+  if (!rebuild) return;
+  for (const Change& c : changes_) {
+    if (c.bind)
+      cluster_->Bind(c.pod, *cluster_->snapshot.Get(c.node));
+    else
+      cluster_->Evict(c.pod);
+  }
+  for (std::size_t i = 0; i < cluster_->NumPods(); ++i) {
+    framework::PodInfo* info = &cluster_->Info(i);
+    cluster_->nominator.Remove(info);
+    if (nominated[i].empty() || cluster_->NodeOf(i)) continue;
+    const framework::NodeInfo* n = cluster_->snapshot.Get(nominated[i]);
+    cluster_->nominator.Add(info, nominated[i], n ? n->node : nullptr);
+  }
+  cluster_->RefreshPdbs();
+  scheduler_->set_next_start_node_index(next_start);
+}
+
+std::vector<std::size_t> Runner::QueuePods(std::size_t first) {
+  const std::size_t n = sc_.pods.size();
+  pods_.resize(n);
+  std::vector<std::size_t> added;
+  for (std::size_t i = first; i < n; ++i) {
+    const Pod& p = sc_.pods[i];
+    PodResult& r = pods_[i];
+    r.key = p.Key();
+    r.generated_from = p.generated_from;
+    r.priority = priorities_[i];
+    if (!p.node_name.empty()) {
+      r.bound_at_start = true;
+      r.node = p.node_name;
+      continue;
+    }
+    if (p.Terminal()) continue;
+    r.scheduling_gates = p.scheduling_gates;
+    if (!p.scheduling_gates.empty()) continue;
+    added.push_back(i);
+  }
+  queue_.Add(added, sc_.pods, priorities_);
+  return added;
+}
+
+void Runner::RunQueue(std::vector<std::size_t> active) {
+  // Each pass runs the active pods in queue order. Pods that fail wait as unschedulable; after the pass, those a
+  // change of the cluster may help (queueing hints: a bind, a deletion, their own preemption, a cleared
+  // nomination) are retried in the next pass. The run ends when no pod is retried.
+  const std::size_t max_passes = kMaxPassesPerPod * (queue_.order().size() + 1);
+  for (std::size_t pass = 0; !active.empty(); ++pass) {
+    if (pass == max_passes) {
+      result_.warnings.push_back("the scheduling queue was still changing after " + std::to_string(pass) +
+                                 " passes; stopped");
+      break;
+    }
+    std::vector<std::uint8_t> moved(sc_.pods.size(), 0);
+    framework::ClusterEvents happened = 0;
+    todo_ = active.size();
+    for (std::size_t idx : active) {
+      Attempt(idx, moved, happened);
+      if (todo_ > 0) --todo_;
+      Progress();
+    }
+    // Unschedulable pods come back when a change may help them, in queue order.
+    active = queue_.Wake(happened, moved);
+  }
+}
+
+void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& moved, framework::ClusterEvents& happened) {
+  ClusterState& cluster = *cluster_;
+  PodResult& r = pods_[idx];
+  framework::PodInfo& info = cluster.Info(idx);
+  if (sc_.pods[idx].meta.deleting) {
+    // skipPodSchedule (schedule_one.go): a pod being deleted gets no cycle and is not requeued.
+    r.unschedulable = "skip schedule deleting pod: " + r.key;
+    queue_.Done(idx);
+    Event("Warning", "FailedScheduling", r.key, r.unschedulable);
+    return;
+  }
+  bool explain = options_.explain_all || options_.explain.count(r.key) > 0;
+  int attempt = static_cast<int>(r.attempts.size()) + 1;
+  CycleExplanation ex;
+  CycleOutcome out = scheduler_->ScheduleOne(idx, attempt, explain ? &ex : nullptr);
+  PodAttempt a;
+  a.attempt = attempt;
+  if (out.node) {
+    cluster.Bind(idx, *out.node);
+    cluster.nominator.Remove(&info);
+    changes_.push_back({true, idx, out.node->Name()});
+    r.node = out.node->Name();
+    r.unschedulable.clear();
+    r.nominated_node.clear();
+    a.node = r.node;
+    happened |= framework::cluster_event::kAssignedPodAdd;
+    queue_.Done(idx);
+    result_.bind_order.push_back(r.key);
+    if (!result_.rounds.empty()) result_.rounds.back().scheduled.push_back(r.key);
+    Event("Normal", "Scheduled", r.key, "Successfully assigned " + r.key + " to " + r.node);
+  } else {
+    r.unschedulable = out.message;
+    a.message = out.message;
+    queue_.SetUnschedulable(idx, EventsForRejection(*fw_, out));
+    Event("Warning", "FailedScheduling", r.key, out.message);
+    if (out.preemption && out.preemption->chosen) {
+      // prepareCandidate: delete the victims, clear lower-priority nominations to the node, then nominate.
+      const auto& c = *out.preemption->chosen;
+      Preemption pe;
+      pe.preemptor = r.key;
+      pe.attempt = attempt;
+      pe.node = c.node->Name();
+      for (const framework::PodInfo* v : c.victims) {
+        cluster.Evict(v->index);
+        changes_.push_back({false, v->index, ""});
+        PodResult& vr = pods_[v->index];
+        vr.node.clear();
+        vr.preempted_by = r.key;
+        vr.preempted_from = pe.node;
+        pe.victims.push_back(vr.key);
+        result_.preempted.push_back(vr.key);
+        const std::string& uid = sc_.pods[idx].meta.uid;
+        Event("Normal", "Preempted", vr.key, "Preempted by pod " + (uid.empty() ? r.key : uid) + " on node " + pe.node);
+      }
+      for (const framework::PodInfo* p : out.preemption->cleared_nominations) {
+        cluster.nominator.Remove(p);
+        PodResult& pr = pods_[p->index];
+        pr.nominated_node.clear();
+        pe.cleared_nominations.push_back(pr.key);
+        moved[p->index] = 1;  // the status update moves it back to the active queue
+        Event("Normal", "Nominated", pr.key, "nominatedNodeName cleared: " + r.key + " preempted on " + pe.node);
+      }
+      cluster.nominator.Add(&info, pe.node, c.node->node);
+      r.nominated_node = pe.node;
+      nominations_[r.key] = pe.node;
+      Event("Normal", "Nominated", r.key, "nominatedNodeName set to " + pe.node);
+      cluster.RefreshPdbs();
+      moved[idx] = 1;  // retried once its victims are gone
+      happened |= framework::cluster_event::kAssignedPodDelete;
+      result_.preemptions.push_back(std::move(pe));
+    } else if (out.preemption && out.preemption->clear_nomination) {
+      if (!cluster.nominator.NodeOf(&info).empty())
+        Event("Normal", "Nominated", r.key, "nominatedNodeName cleared: preemption found no candidate");
+      cluster.nominator.Remove(&info);
+      r.nominated_node.clear();
+    } else {
+      r.nominated_node = cluster.nominator.NodeOf(&info);
+    }
+  }
+  r.attempts.push_back(std::move(a));
+  if (explain) r.explanations.push_back(std::move(ex));
+}
+
+SimResult Runner::Run() {
+  ExpandDaemonSets(sc_, 0);
+  Admit(0);
+  QueuePods(0);
+  Build();
+  const bool karpenter = sc_.simulation.mode == Mode::Cluster && !sc_.node_pools.empty();
+  if (karpenter) result_.rounds.push_back({1, {}, {}, std::nullopt, {}});
+  RunQueue(queue_.order());
+  while (karpenter) {
+    ClusterRound& round = result_.rounds.back();
+    if (!Provision(round)) break;
+    if (static_cast<int>(result_.rounds.size()) == kMaxRounds) {
+      result_.warnings.push_back("Karpenter was still launching NodeClaims after " + std::to_string(kMaxRounds) +
+                                 " rounds; stopped");
+      break;
+    }
+    result_.rounds.push_back({round.round + 1, {}, {}, std::nullopt, {}});
+    // New Nodes: the unschedulable pods whose rejecting plugins registered Node/Add are tried again, with the new
+    // DaemonSet pods in their queue places.
+    std::vector<std::uint8_t> fresh(sc_.pods.size(), 0);
+    for (std::size_t idx : fresh_) fresh[idx] = 1;
+    std::vector<std::size_t> active;
+    std::vector<std::uint8_t> woken(sc_.pods.size(), 0);
+    for (std::size_t idx : queue_.Wake(framework::cluster_event::kNodeAdd, {})) woken[idx] = 1;
+    for (std::size_t idx : queue_.order())
+      if (woken[idx] || fresh[idx]) active.push_back(idx);
+    RunQueue(std::move(active));
+  }
+  if (options_.progress) options_.progress(done_, done_);
+  Finish();
+  return std::move(result_);
+}
+
+}  // namespace kplace::sim
