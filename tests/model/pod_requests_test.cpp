@@ -37,7 +37,7 @@ std::string Show(const Resource& r) {
 void RunCase(const Json& c) {
   int minor = c.contains("kubernetesVersion")
                   ? io::ParseKubernetesVersion(c["kubernetesVersion"].get<std::string>(), io::Reader("case", ""))
-                  : 35;
+                  : testing::kTableDefaultMinor;
   // The parser applies the API server's container limit -> request defaulting, so the admitted result is what
   // kplace must reproduce.
   Pod pod = io::ParsePod(c.at("pod"), io::Reader("pod", ""));

@@ -14,12 +14,13 @@ using io::Json;
 
 void RunCase(const Json& c) {
   Json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", c.at("objects")}};
-  list["items"].push_back({{"apiVersion", "kplace.dev/v1alpha1"},
-                           {"kind", "Simulation"},
-                           {"spec",
-                            {{"mode", "scheduler"},
-                             {"seed", c.value("seed", 0)},
-                             {"kubernetesVersion", c.value("kubernetesVersion", "1.35")}}}});
+  list["items"].push_back(
+      {{"apiVersion", "kplace.dev/v1alpha1"},
+       {"kind", "Simulation"},
+       {"spec",
+        {{"mode", "scheduler"},
+         {"seed", c.value("seed", 0)},
+         {"kubernetesVersion", c.value("kubernetesVersion", VersionText(testing::kTableDefaultMinor))}}}});
   sim::SimResult result = sim::Run(io::ParseScenarioJson(list));
   Json got = io::ResultToJson(result);
   const Json& want = c.at("want");

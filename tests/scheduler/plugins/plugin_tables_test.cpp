@@ -51,7 +51,7 @@ void RunCase(const std::string& plugin, const Json& c) {
   Scenario sc = io::ParseScenarioJson(list);
   int minor = c.contains("kubernetesVersion")
                   ? io::ParseKubernetesVersion(c["kubernetesVersion"].get<std::string>(), io::Reader("case", ""))
-                  : 35;
+                  : testing::kTableDefaultMinor;
   sc.simulation.kubernetes_minor = minor;
   Pod incoming = io::ParsePod(c.at("pod"), io::Reader("pod", ""));
   if (incoming.meta.name.empty()) incoming.meta.name = "incoming";

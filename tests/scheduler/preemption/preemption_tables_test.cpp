@@ -78,7 +78,9 @@ void RunCase(const Json& c) {
   list["items"].push_back(
       {{"apiVersion", "kplace.dev/v1alpha1"},
        {"kind", "Simulation"},
-       {"spec", {{"mode", "scheduler"}, {"kubernetesVersion", c.value("kubernetesVersion", "1.35")}}}});
+       {"spec",
+        {{"mode", "scheduler"},
+         {"kubernetesVersion", c.value("kubernetesVersion", VersionText(testing::kTableDefaultMinor))}}}});
 
   Scenario sc = io::ParseScenarioJson(list);
   if (c.contains("args"))
