@@ -24,8 +24,9 @@ struct ProvisionOptions {
   int hostname_seq = 0;
 };
 
-// Runs one provisioning round over the scenario's pending pods. Topology (spread, pod (anti-)affinity) is not
-// modelled yet: such constraints are ignored (their preferred forms are still relaxed in upstream order).
+// Runs one provisioning round over the scenario's pending pods (upstream provisioning/scheduling/scheduler.go
+// Solve): existing nodes, in-flight NodeClaims, then new NodeClaims, relaxing preferences on failure; topology
+// spread and pod (anti-)affinity over zones and hostnames as topology.go counts them.
 Result Provision(const Scenario& sc, const ProvisionOptions& options = {});
 
 }  // namespace kplace::karpenter

@@ -21,34 +21,27 @@ std::string ScenarioText(const Json& c) {
   return s.is_string() ? s.get<std::string>() : s.dump();
 }
 
-class BadInputCase : public ::testing::Test {
- public:
-  explicit BadInputCase(Json c) : case_(std::move(c)) {}
-  void TestBody() override {
-    std::string want = case_.at("error");
-    try {
-      Scenario sc = io::ParseScenario(ScenarioText(case_));
-      ADD_FAILURE() << "parsed without error; want: " << want;
-    } catch (const io::InputError& e) {
-      EXPECT_EQ(std::string(e.what()), want);
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "not an InputError: " << e.what();
-    }
+void RunBadInputCase(const Json& c) {
+  std::string want = c.at("error");
+  try {
+    Scenario sc = io::ParseScenario(ScenarioText(c));
+    ADD_FAILURE() << "parsed without error; want: " << want;
+  } catch (const io::InputError& e) {
+    EXPECT_EQ(std::string(e.what()), want);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "not an InputError: " << e.what();
   }
+}
 
- private:
-  Json case_;
-};
-
-[[maybe_unused]] const bool kRegistered = [] {
-  Json table = testing::LoadJson(testing::DataPath("io/bad_input.json"));
-  for (const Json& c : table.at("cases")) {
-    std::string name = testing::TestName(c.at("name").get<std::string>());
-    ::testing::RegisterTest("BadInput", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                            [c]() -> ::testing::Test* { return new BadInputCase(c); });
-  }
-  return true;
-}();
+class BadInputTable : public ::testing::TestWithParam<testing::TableCase> {};
+TEST_P(BadInputTable, Case) { testing::RunTableCase(GetParam(), RunBadInputCase); }
+// Named after the case: BadInput/BadInputTable.Case/<case name with non-alphanumerics as _>.
+INSTANTIATE_TEST_SUITE_P(
+    BadInput, BadInputTable, ::testing::ValuesIn(testing::ListTableCases("io/bad_input.json")),
+    [](const ::testing::TestParamInfo<testing::TableCase>& i) {
+      return testing::TestName(
+          testing::LoadTable(i.param.file).at("cases").at(i.param.index).at("name").get<std::string>());
+    });
 
 std::string ErrorOf(std::string_view text) {
   try {

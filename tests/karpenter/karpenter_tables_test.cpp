@@ -372,25 +372,10 @@ void RunCase(const Json& c) {
 
 class KarpenterTable : public ::testing::TestWithParam<testing::TableCase> {};
 
-// Like testing::RunTableCase, with each table file parsed once (the topology table is large).
-TEST_P(KarpenterTable, Case) {
-  static std::map<std::string, Json> tables;
-  const testing::TableCase& tc = GetParam();
-  auto it = tables.find(tc.file);
-  if (it == tables.end()) it = tables.emplace(tc.file, testing::LoadJson(testing::DataPath(tc.file))).first;
-  const Json& one = it->second["cases"][tc.index];
-  SCOPED_TRACE(tc.file + ": " + one.value("name", ""));
-  try {
-    RunCase(one);
-  } catch (const std::exception& e) {
-    FAIL() << "exception: " << e.what();
-  }
-}
+TEST_P(KarpenterTable, Case) { testing::RunTableCase(GetParam(), RunCase); }
 
 INSTANTIATE_TEST_SUITE_P(KarpenterTables, KarpenterTable, ::testing::ValuesIn(testing::ListTableCases("karpenter")),
-                         [](const ::testing::TestParamInfo<testing::TableCase>& i) {
-                           return testing::TableCaseName(i.param);
-                         });
+                         testing::TableCaseParamName);
 
 }  // namespace
 }  // namespace kplace

@@ -174,37 +174,17 @@ void RunLabelSelectorCase(const Json& c) {
   EXPECT_EQ(sel.Matches(ParseLabels(c.at("labels"))), c.at("want").get<bool>());
 }
 
-class ModelCase : public ::testing::Test {
- public:
-  ModelCase(void (*run)(const Json&), Json c) : run_(run), case_(std::move(c)) {}
-  void TestBody() override {
-    SCOPED_TRACE(case_.value("name", ""));
-    run_(case_);
-  }
+class NodeSelectorTable : public ::testing::TestWithParam<testing::TableCase> {};
+TEST_P(NodeSelectorTable, Case) { testing::RunTableCase(GetParam(), RunNodeSelectorCase); }
+INSTANTIATE_TEST_SUITE_P(ModelTables, NodeSelectorTable,
+                         ::testing::ValuesIn(testing::ListTableCases("model/node_selector.json")),
+                         testing::TableCaseParamName);
 
- private:
-  void (*run_)(const Json&);
-  Json case_;
-};
-
-[[maybe_unused]] const bool kRegistered = [] {
-  const std::pair<const char*, void (*)(const Json&)> kTables[] = {
-      {"node_selector", RunNodeSelectorCase},
-      {"label_selector", RunLabelSelectorCase},
-  };
-  for (const auto& [file, run] : kTables) {
-    Json table = testing::LoadJson(testing::DataPath(std::string("model/") + file + ".json"));
-    std::string suite = std::string("ModelTables/") + file;
-    const Json& cases = table.at("cases");
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      Json c = cases[i];
-      auto fn = run;
-      ::testing::RegisterTest(suite.c_str(), std::to_string(i).c_str(), nullptr, c.value("name", "").c_str(), __FILE__,
-                              __LINE__, [fn, c]() -> ::testing::Test* { return new ModelCase(fn, c); });
-    }
-  }
-  return true;
-}();
+class LabelSelectorTable : public ::testing::TestWithParam<testing::TableCase> {};
+TEST_P(LabelSelectorTable, Case) { testing::RunTableCase(GetParam(), RunLabelSelectorCase); }
+INSTANTIATE_TEST_SUITE_P(ModelTables, LabelSelectorTable,
+                         ::testing::ValuesIn(testing::ListTableCases("model/label_selector.json")),
+                         testing::TableCaseParamName);
 
 }  // namespace
 }  // namespace kplace

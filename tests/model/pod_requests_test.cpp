@@ -51,18 +51,6 @@ void RunCase(const Json& c) {
   }
 }
 
-class PodRequestsCase : public ::testing::Test {
- public:
-  explicit PodRequestsCase(Json c) : case_(std::move(c)) {}
-  void TestBody() override {
-    SCOPED_TRACE(case_.value("name", ""));
-    RunCase(case_);
-  }
-
- private:
-  Json case_;
-};
-
 // Resource name classes as in pkg/apis/core/v1/helper (IsExtendedResourceName) and schedutil.IsScalarResourceName.
 TEST(ResourceNames, Classification) {
   for (const char* n : {"example.com/aaa", "nvidia.com/gpu", "extended.resource.dra.io/something", "foo.bar/baz_1"}) {
@@ -108,16 +96,11 @@ TEST(PodLevelDefaulting, RequestsFromLimits) {
   EXPECT_EQ(c->non_zero_milli_cpu, kDefaultMilliCpuRequest);
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
-  Json table = testing::LoadJson(testing::DataPath("model/pod_requests.json"));
-  const Json& cases = table.at("cases");
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    Json c = cases[i];
-    ::testing::RegisterTest("PodRequestsTable", std::to_string(i).c_str(), nullptr, c.value("name", "").c_str(),
-                            __FILE__, __LINE__, [c]() -> ::testing::Test* { return new PodRequestsCase(c); });
-  }
-  return true;
-}();
+class PodRequestsTable : public ::testing::TestWithParam<testing::TableCase> {};
+TEST_P(PodRequestsTable, Case) { testing::RunTableCase(GetParam(), RunCase); }
+INSTANTIATE_TEST_SUITE_P(PodRequestsTables, PodRequestsTable,
+                         ::testing::ValuesIn(testing::ListTableCases("model/pod_requests.json")),
+                         testing::TableCaseParamName);
 
 }  // namespace
 }  // namespace kplace

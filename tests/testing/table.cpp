@@ -6,6 +6,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -40,10 +41,18 @@ std::vector<std::string> ListTables(const std::string& dir) {
   return out;
 }
 
+const nlohmann::json& LoadTable(const std::string& file) {
+  static std::map<std::string, nlohmann::json> tables;
+  auto it = tables.find(file);
+  if (it == tables.end()) it = tables.emplace(file, LoadJson(DataPath(file))).first;
+  return it->second;
+}
+
 std::vector<TableCase> ListTableCases(const std::string& dir) {
   std::vector<TableCase> out;
-  for (const auto& file : ListTables(dir)) {
-    nlohmann::json t = LoadJson(DataPath(file));
+  const bool one = dir.size() > 5 && dir.compare(dir.size() - 5, 5, ".json") == 0;
+  for (const auto& file : one ? std::vector<std::string>{dir} : ListTables(dir)) {
+    const nlohmann::json& t = LoadTable(file);
     for (std::size_t i = 0; i < t.at("cases").size(); ++i) out.push_back({file, i});
   }
   return out;
@@ -54,15 +63,20 @@ std::string TableCaseName(const TableCase& c) {
   return TestName(f + "_" + std::to_string(c.index));
 }
 
-void RunTableCase(const TableCase& c, const std::function<void(const nlohmann::json&)>& run) {
-  nlohmann::json t = LoadJson(DataPath(c.file));
-  const nlohmann::json& one = t["cases"][c.index];
+void RunTableCase(const TableCase& c,
+                  const std::function<void(const nlohmann::json& table, const nlohmann::json&)>& run) {
+  const nlohmann::json& t = LoadTable(c.file);
+  const nlohmann::json& one = t.at("cases").at(c.index);
   SCOPED_TRACE(c.file + ": " + one.value("name", ""));
   try {
-    run(one);
+    run(t, one);
   } catch (const std::exception& e) {
     FAIL() << "exception: " << e.what();
   }
+}
+
+void RunTableCase(const TableCase& c, const std::function<void(const nlohmann::json&)>& run) {
+  RunTableCase(c, [&](const nlohmann::json&, const nlohmann::json& one) { run(one); });
 }
 
 }  // namespace kplace::testing

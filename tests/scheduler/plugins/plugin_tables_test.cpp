@@ -134,34 +134,17 @@ void RunCase(const std::string& plugin, const Json& c) {
   }
 }
 
-class TableCase : public ::testing::Test {
- public:
-  TableCase(std::string plugin, Json c) : plugin_(std::move(plugin)), case_(std::move(c)) {}
-  void TestBody() override {
-    SCOPED_TRACE(case_.value("name", ""));
-    RunCase(plugin_, case_);
-  }
-
- private:
-  std::string plugin_;
-  Json case_;
-};
-
-[[maybe_unused]] const bool kRegistered = [] {
-  for (const auto& file : testing::ListTables("plugins")) {
-    Json table = testing::LoadJson(testing::DataPath(file));
-    std::string plugin = table.at("plugin");
-    const Json& cases = table.at("cases");
-    std::string suite = "PluginTables/" + testing::TestName(file.substr(8, file.size() - 8 - 5));
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-      Json c = cases[i];
-      std::string name = std::to_string(i);
-      ::testing::RegisterTest(suite.c_str(), name.c_str(), nullptr, c.value("name", "").c_str(), __FILE__, __LINE__,
-                              [plugin, c]() -> ::testing::Test* { return new TableCase(plugin, c); });
-    }
-  }
-  return true;
-}();
+class PluginTable : public ::testing::TestWithParam<testing::TableCase> {};
+TEST_P(PluginTable, Case) {
+  testing::RunTableCase(GetParam(), [](const Json& table, const Json& c) { RunCase(table.at("plugin"), c); });
+}
+// Case names carry the plugin folder: "<folder>_<table>_<index>" (e.g. tainttoleration_filter_3).
+INSTANTIATE_TEST_SUITE_P(PluginTables, PluginTable, ::testing::ValuesIn(testing::ListTableCases("plugins")),
+                         [](const ::testing::TestParamInfo<testing::TableCase>& i) {
+                           const std::string& f = i.param.file;  // plugins/<folder>/<table>.json
+                           return testing::TestName(f.substr(8, f.size() - 8 - 5) + "_" +
+                                                    std::to_string(i.param.index));
+                         });
 
 }  // namespace
 }  // namespace kplace

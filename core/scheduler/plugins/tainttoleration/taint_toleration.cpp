@@ -8,7 +8,6 @@ namespace {
 using framework::Code;
 using framework::Status;
 
-
 struct PreScoreState : framework::StateData {
   std::vector<Toleration> prefer_no_schedule;  // tolerations with effect "" or PreferNoSchedule
   // Per snapshot node: untolerated PreferNoSchedule count + 1 (0 = not yet computed), shared by pods with the same

@@ -1,0 +1,42 @@
+// The layers of core/ only point down (docs/architecture.md): model <- scheduler <- karpenter <- sim <- io. A file
+// in one layer includes headers of its own layer or of layers below it, never above; nothing in core/ includes the
+// app, the CLI or the browser code.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <string>
+
+#include "tests/testing/table.h"
+
+namespace kplace {
+namespace {
+
+TEST(Layers, CoreIncludesPointDown) {
+  const std::map<std::string, int> rank = {{"model", 0}, {"scheduler", 1}, {"karpenter", 2}, {"sim", 3}, {"io", 4}};
+  const std::filesystem::path core = std::filesystem::path(KPLACE_SOURCE_DIR) / "core";
+  const std::regex include(R"re(#include "([a-z_]+)/([a-z_]+)/)re");
+  int files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(core)) {
+    if (!e.is_regular_file()) continue;
+    const std::string ext = e.path().extension().string();
+    if (ext != ".h" && ext != ".cpp") continue;
+    ++files;
+    const std::string layer = std::filesystem::relative(e.path(), core).begin()->string();
+    ASSERT_TRUE(rank.count(layer)) << "core/" << layer << " is not a known layer: add it to this test and the docs";
+    const std::string text = testing::ReadFile(e.path().string());
+    for (std::sregex_iterator it(text.begin(), text.end(), include), end; it != end; ++it) {
+      const std::string top = (*it)[1], dep = (*it)[2];
+      const std::string where = std::filesystem::relative(e.path(), core.parent_path()).string();
+      EXPECT_EQ(top, "core") << where << " includes " << it->str() << ": core/ must not depend on " << top << "/";
+      if (top != "core") continue;
+      ASSERT_TRUE(rank.count(dep)) << where << " includes an unknown layer " << dep;
+      EXPECT_LE(rank.at(dep), rank.at(layer)) << where << " (" << layer << ") reaches up to " << dep;
+    }
+  }
+  EXPECT_GT(files, 50);
+}
+
+}  // namespace
+}  // namespace kplace
