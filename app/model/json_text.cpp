@@ -79,6 +79,14 @@ class Scanner {
     return Span{begin, p_};
   }
 
+  // The wanted member or element starts here: one level deeper, then on along path.
+  void Enter(const Path& path, Match& m) {
+    ++m.depth;
+    SkipWs();
+    m.span = Span{p_, p_};
+    Descend(path, m);
+  }
+
   // Descends along path from the value at the current position.
   void Descend(const Path& path, Match& m) {
     SkipWs();
@@ -95,13 +103,7 @@ class Scanner {
       while (true) {
         auto key = String();
         if (!key || !Eat(':')) return;
-        if (*key == std::get<std::string>(want)) {
-          ++m.depth;
-          SkipWs();
-          m.span = Span{p_, p_};
-          Descend(path, m);
-          return;
-        }
+        if (*key == std::get<std::string>(want)) return Enter(path, m);
         if (!Value()) return;
         if (!Eat(',')) return;
       }
@@ -110,13 +112,7 @@ class Scanner {
       ++p_;
       if (Eat(']')) return;
       for (std::size_t i = 0;; ++i) {
-        if (i == std::get<std::size_t>(want)) {
-          ++m.depth;
-          SkipWs();
-          m.span = Span{p_, p_};
-          Descend(path, m);
-          return;
-        }
+        if (i == std::get<std::size_t>(want)) return Enter(path, m);
         if (!Value()) return;
         if (!Eat(',')) return;
       }

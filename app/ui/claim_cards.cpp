@@ -9,6 +9,7 @@
 #include "app/ui/ui.h"
 #include "core/model/symbol.h"
 #include "core/model/taint.h"
+#include "core/sim/launch.h"
 
 namespace kplace::app {
 
@@ -53,6 +54,15 @@ void Bar(ImDrawList* dl, ImVec2 pos, float w, float h, const char* name, std::in
                       h * 0.2f);
   const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
   dl->AddText(ImVec2(b.x - ts.x - Em(0.3f), pos.y), colors::kText, text.c_str());
+}
+
+void ResourceBars(ImDrawList* dl, ImVec2 pos, float w, float line, const Resource& requested,
+                  const Resource& allocatable) {
+  const Resource& r = requested;
+  const Resource& a = allocatable;
+  Bar(dl, pos, w, line, "cpu", r.milli_cpu, a.milli_cpu, FormatCpu(r.milli_cpu) + " / " + FormatCpu(a.milli_cpu));
+  Bar(dl, ImVec2(pos.x, pos.y + line), w, line, "memory", r.memory, a.memory,
+      FormatBytes(r.memory) + " / " + FormatBytes(a.memory));
 }
 
 void DashedRect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float thickness) {
@@ -110,23 +120,12 @@ float GhostCard(const Snapshot& snap, const ClaimView& cv, ImVec2 pos, float w, 
     if (draw) dl->AddText(ImVec2(left, y), colors::kTextDim, ClaimSummary(c).c_str());
     y += line;
     if (!c.taints.empty()) {
-      std::string taints;
-      for (const auto& t : c.taints) {
-        std::string s = Text(t.key);
-        if (t.value != kEmptySymbol) s += "=" + Text(t.value);
-        taints += (taints.empty() ? "" : ", ") + s + ":" + EffectName(t.effect);
-      }
-      if (draw) dl->AddText(ImVec2(left, y), colors::kTextFaint, ("taints " + taints).c_str());
+      if (draw) dl->AddText(ImVec2(left, y), colors::kTextFaint, ("taints " + sim::TaintsText(c.taints)).c_str());
       y += line;
     }
     y += gap;
     if (draw) {
-      const Resource& a = cv.allocatable;
-      const Resource& r = c.requests;
-      Bar(dl, ImVec2(left, y), right - left, line, "cpu", r.milli_cpu, a.milli_cpu,
-          FormatCpu(r.milli_cpu) + " / " + FormatCpu(a.milli_cpu));
-      Bar(dl, ImVec2(left, y + line), right - left, line, "memory", r.memory, a.memory,
-          FormatBytes(r.memory) + " / " + FormatBytes(a.memory));
+      ResourceBars(dl, ImVec2(left, y), right - left, line, c.requests, cv.allocatable);
     }
     y += 2 * line + gap;
   } else {

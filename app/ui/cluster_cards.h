@@ -29,6 +29,9 @@ struct Flow {
 // A labelled usage bar: name, used / total filled, text right-aligned.
 void Bar(ImDrawList* dl, ImVec2 pos, float w, float h, const char* name, std::int64_t used, std::int64_t total,
          const std::string& text);
+// The cpu and memory bars of a card, one line each from pos: requested against allocatable.
+void ResourceBars(ImDrawList* dl, ImVec2 pos, float w, float line, const Resource& requested,
+                  const Resource& allocatable);
 // A rectangle outline drawn as dashes (ghost and in-flight cards).
 void DashedRect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float thickness);
 // A small filled badge with text at pos (its top-left); returns its width.

@@ -18,16 +18,13 @@
 #include "app/ui/theme.h"
 #include "app/ui/ui.h"
 #include "core/model/symbol.h"
+#include "core/sim/launch.h"
 #include "imgui.h"
 
 namespace kplace::app {
 namespace {
 
-std::string TaintLabel(const Taint& t) {
-  std::string s = Text(t.key);
-  if (t.value != kEmptySymbol) s += "=" + Text(t.value);
-  return s + ":" + EffectName(t.effect);
-}
+std::string TaintLabel(const Taint& t) { return sim::TaintsText({t}); }
 
 // Lays out one node card at pos with width w and, when draw, draws it (chips are buttons). Returns its height.
 float NodeCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bool draw, UiState& ui) {
@@ -139,11 +136,7 @@ float NodeCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bo
   y += gap;
   if (draw) {
     const Resource& a = node.allocatable;
-    const Resource& r = nv.requested;
-    Bar(dl, ImVec2(left, y), right - left, line, "cpu", r.milli_cpu, a.milli_cpu,
-        FormatCpu(r.milli_cpu) + " / " + FormatCpu(a.milli_cpu));
-    Bar(dl, ImVec2(left, y + line), right - left, line, "memory", r.memory, a.memory,
-        FormatBytes(r.memory) + " / " + FormatBytes(a.memory));
+    ResourceBars(dl, ImVec2(left, y), right - left, line, nv.requested, a);
     const auto n = static_cast<std::int64_t>(nv.pods.size());
     Bar(dl, ImVec2(left, y + 2 * line), right - left, line, "pods", n, a.allowed_pod_number,
         std::to_string(n) + " / " + std::to_string(a.allowed_pod_number));

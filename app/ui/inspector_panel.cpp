@@ -17,14 +17,6 @@
 namespace kplace::app {
 namespace {
 
-void Wrapped(ImU32 color, const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, color);
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(text.c_str());
-  ImGui::PopTextWrapPos();
-  ImGui::PopStyleColor();
-}
-
 std::string Join(const std::vector<std::string>& parts, const char* sep) {
   std::string out;
   for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;

@@ -14,14 +14,6 @@
 namespace kplace::app {
 namespace {
 
-void Wrapped(ImU32 color, const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, color);
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(text.c_str());
-  ImGui::PopTextWrapPos();
-  ImGui::PopStyleColor();
-}
-
 // Where a candidate sits on Karpenter's path.
 std::string Stage(const Snapshot& snap, const std::string& target) {
   if (target.rfind("node/", 0) == 0) {
@@ -119,13 +111,9 @@ const karpenter::PodOutcome* OutcomeIn(const karpenter::Result& k, const std::st
 }
 
 void PathNote(const Snapshot& snap) {
-  ImGui::PushStyleColor(ImGuiCol_Text, colors::kTextDim);
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(
-      "Karpenter tries existing nodes (initialised first), then the NodeClaims it opened earlier in the run, then "
-      "a new NodeClaim from each NodePool by weight; when nothing fits it relaxes one preference and tries again.");
-  ImGui::PopTextWrapPos();
-  ImGui::PopStyleColor();
+  Wrapped(colors::kTextDim,
+          "Karpenter tries existing nodes (initialised first), then the NodeClaims it opened earlier in the run, then "
+          "a new NodeClaim from each NodePool by weight; when nothing fits it relaxes one preference and tries again.");
   if (!snap.explained) Wrapped(colors::kTextDim, "(A background run records no candidates.)");
 }
 

@@ -1,6 +1,6 @@
 // The pod chip every view draws pods with: a rounded rect in the owner's colour (pending amber, gated / preempted
 // grey) with the pod's name, a warning corner when Karpenter meant to place the pod elsewhere, and a tooltip with
-// its requests, priority, NodeClaim and disagreement.
+// its requests, priority, NodeClaim and disagreement. And wrapped coloured text, which the inspectors share.
 #include <string>
 
 #include "app/ui/theme.h"
@@ -55,6 +55,14 @@ bool PodChip(const PodView& pod, bool selected, float width) {
     ImGui::EndTooltip();
   }
   return clicked;
+}
+
+void Wrapped(ImU32 color, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
 }
 
 }  // namespace kplace::app

@@ -45,11 +45,7 @@ void ProvisionSummary(const karpenter::Result& k) {
   ImGui::TextDisabled("Karpenter: %d on existing nodes, %d on new NodeClaims, %d unschedulable, %d ignored", node,
                       claim, failed, ignored);
   for (const auto& e : k.events) {
-    ImGui::PushStyleColor(ImGuiCol_Text, colors::kWarn);
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(e.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::PopStyleColor();
+    Wrapped(colors::kWarn, e.c_str());
   }
 }
 
@@ -111,13 +107,9 @@ void DrawRounds(const Snapshot& snap, UiState& ui) {
     return;
   }
   const auto& rounds = snap.result.rounds;
-  ImGui::PushStyleColor(ImGuiCol_Text, colors::kTextDim);
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(
-      "Each round: kube-scheduler binds what fits; the pods it leaves Unschedulable go to Karpenter; Karpenter's "
-      "NodeClaims launch as Nodes with their DaemonSet pods, which the next round's kube-scheduler sees.");
-  ImGui::PopTextWrapPos();
-  ImGui::PopStyleColor();
+  Wrapped(colors::kTextDim,
+          "Each round: kube-scheduler binds what fits; the pods it leaves Unschedulable go to Karpenter; Karpenter's "
+          "NodeClaims launch as Nodes with their DaemonSet pods, which the next round's kube-scheduler sees.");
   for (std::size_t i = 0; i < rounds.size(); ++i) {
     const sim::ClusterRound& r = rounds[i];
     ImGui::PushID(static_cast<int>(i));

@@ -4,6 +4,7 @@
 
 #include "app/model/session.h"
 #include "app/ui/ui_state.h"
+#include "imgui.h"
 
 namespace kplace::app {
 
@@ -33,6 +34,8 @@ bool UndoEdit(Session& session, UiState& ui);
 // Small shared widgets.
 // A pod chip: rounded rect in the owner's colour with the pod's name; returns true when clicked.
 bool PodChip(const PodView& pod, bool selected, float max_width);
+// Text in color, wrapped at the window's edge.
+void Wrapped(ImU32 color, const std::string& text);
 // Human quantities: cpu in cores ("1.5"), memory in binary units ("512Mi").
 std::string FormatCpu(std::int64_t milli);
 std::string FormatBytes(std::int64_t bytes);
