@@ -6,7 +6,8 @@
 #define KPLACE_DETAIL_PANELS(PANEL) \
   PANEL(kPodPanel) \
   PANEL(kEventsPanel) \
-  PANEL(kRoundsPanel)
+  PANEL(kRoundsPanel) \
+  /* a new panel: one line above this one */
 // clang-format on
 
 namespace kplace::app {
