@@ -7,6 +7,7 @@
   PANEL(kPodPanel) \
   PANEL(kEventsPanel) \
   PANEL(kRoundsPanel) \
+  PANEL(kQueuePanel) \
   /* a new panel: one line above this one */
 // clang-format on
 
