@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The browser playground's tests (scripts/test.sh runs this): installs what is missing, builds the site with the
 # wasm preset, then
-#   1. the app's pure-C++ helpers (json_text) under node, and the UI drawn headless over every preset (every
-#      IM_ASSERT checked, every direct edit and its undo, a background run's answer)
+#   1. the UI (tests/ui) drawn headless over every preset under node (every IM_ASSERT checked, every direct edit
+#      and its undo, a background run's answer); the app model itself is tested natively (tests/app, scripts/test.sh)
 #   2. the wasm core's C API under node: every preset gives its tests/golden result; bad input is data, never a trap
 #   3. end to end in headless Chromium (playwright-core, WebGL2 via SwiftShader): load, placements, kplace.load,
 #      typing in the editor, invalid input kept stale, setMode, direct edits (taint badge clicks, cordon, add
@@ -31,8 +31,7 @@ cmake --build "$build" -j "$(nproc)"
 export KPLACE_SITE="$PWD/$build/site"
 case "$build" in /*) export KPLACE_SITE="$build/site" ;; esac
 
-step "web: app helpers and the headless UI smoke test (node)"
-node "$build/wasm/json_text_test.js"
+step "web: the headless UI smoke test (node)"
 node "$build/wasm/ui_smoke_test.js"
 
 step "web: wasm core API over the presets (node)"

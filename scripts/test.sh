@@ -15,7 +15,7 @@ jobs=$(nproc)
 step() { printf '\n==== %s ====\n' "$*"; }
 
 step "format check"
-mapfile -t sources < <(git ls-files '*.cpp' '*.h' 2>/dev/null || find core cli tests bench fuzz wasm -name '*.cpp' -o -name '*.h')
+mapfile -t sources < <(git ls-files '*.cpp' '*.h' 2>/dev/null || find core app cli tests bench fuzz wasm -name '*.cpp' -o -name '*.h')
 clang-format --dry-run --Werror "${sources[@]}"
 
 step "native debug: build"

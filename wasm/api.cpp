@@ -24,7 +24,7 @@
 
 #include "core/io/kwok_instance_types.h"
 #include "core/io/result_writer.h"
-#include "wasm/engine.h"
+#include "core/io/run_text.h"
 
 // 1 when this module runs in a Web Worker (the only place progress messages go to).
 // clang-format off
@@ -47,7 +47,7 @@ char* Copy(const std::string& s) {
 }
 
 // The core's progress callback forwarded to the page at most every 50 ms, when in a worker (elsewhere none).
-kplace::wasm::Progress WorkerProgress() {
+kplace::io::Progress WorkerProgress() {
   if (!kplace_in_worker()) return {};
   double last = -1e9;
   return [last](std::size_t done, std::size_t total) mutable {
@@ -63,8 +63,8 @@ std::string Envelope(const char* scenario, int flags, const char* pod = nullptr)
   const bool explain = (flags & kExplainAll) != 0;
   std::set<std::string> only;
   if (pod) only.insert(pod);
-  kplace::wasm::Outcome out =
-      kplace::wasm::RunText(scenario ? scenario : "", explain, /*keep_scenario=*/false, only, WorkerProgress());
+  kplace::io::Outcome out =
+      kplace::io::RunText(scenario ? scenario : "", explain, /*keep_scenario=*/false, only, WorkerProgress());
   Json doc = Json::object();
   if (!out.ok) {
     doc["status"] = "failure";

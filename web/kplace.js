@@ -37,8 +37,8 @@
 //   explanation(pod)  after a background run, the pod's explanation fetched on demand by the inspector's
 //                     "Explain this pod" (a second worker re-runs the scenario recording that pod), else null
 //   targets()         the last frame's clickable edit targets in CSS pixels, {"taint:<node>:<i>" | "cordon:<node>" |
-//                     "tolerate:<node>" | "pod:<ns/name>" (a chip on a node card) | "tab:events" | "tab:pod":
-//                     [x0, y0, x1, y1]} (tests click them)
+//                     "tolerate:<node>" | "pod:<ns/name>" (a chip on a node card) | "tab:<id>" (a details tab:
+//                     pod, events, rounds, queue; app/ui/panels.cpp): [x0, y0, x1, y1]} (tests click them)
 //   frames()          frames drawn so far (tests wait on it)
 //   timing()          {ready, firstFrame}: ms since navigation when the app started and drew its first frame
 //   Share links, embeds, import and export (the HTML overlay in index.html drives the same functions):

@@ -1,0 +1,193 @@
+#include "app/model/session.h"
+
+#include <chrono>
+#include <utility>
+
+#include "core/io/incremental_parser.h"
+#include "core/io/result_writer.h"
+#include "core/io/run_text.h"
+#include "core/io/scenario_parser.h"
+
+namespace kplace::app {
+namespace {
+
+// What the editor shows for a text that does not parse: the InputError (it names the item and the JSON path), or a
+// bug of kplace's.
+std::string ParseErrorText(const std::exception& e) {
+  if (dynamic_cast<const io::InputError*>(&e)) return e.what();
+  return std::string("internal error: ") + e.what();
+}
+
+std::string StringAt(const io::Json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+void Session::PushUndo() {
+  constexpr std::size_t kUndoDepth = 64;
+  if (undo_.size() >= kUndoDepth) undo_.erase(undo_.begin());
+  undo_.push_back(text_);
+}
+
+std::optional<std::string> Session::PopUndo() {
+  if (undo_.empty()) return std::nullopt;
+  std::string text = std::move(undo_.back());
+  undo_.pop_back();
+  return text;
+}
+
+bool Session::SetText(std::string text) {
+  text_ = std::move(text);
+  return Rerun();
+}
+
+bool Session::Rerun() {
+  ++generation_;
+  pending_.reset();  // a background run of an older text is superseded: its answer will be dropped
+  const auto start = std::chrono::steady_clock::now();
+  // A large text (an imported cluster) runs in the background at once; this side reads it a slice per frame
+  // (Tick), so the page keeps drawing, and shows the result when both are done.
+  if (runner_ && text_.size() >= kSlicedParseBytes) {
+    error_.clear();
+    pending_ = std::make_unique<Pending>();
+    pending_->generation = generation_;
+    pending_->start = start;
+    pending_->parser = std::make_unique<io::IncrementalScenarioParser>(text_);
+    runner_(generation_, text_);
+    return true;
+  }
+  // Parse first: an input error shows at once, and the scenario's size decides where the run happens.
+  Scenario scenario;
+  try {
+    scenario = io::ParseScenario(text_);
+  } catch (const std::exception& e) {
+    error_ = ParseErrorText(e);
+    return false;
+  }
+  error_.clear();
+  // Candidates per pod: the nodes, and the instance types Karpenter may launch (a Karpenter scenario can start
+  // with no node at all).
+  const std::size_t work = (scenario.nodes.size() + scenario.instance_types.size() + 1) * scenario.pods.size();
+  if (runner_ && work > async_threshold_) {
+    pending_ = std::make_unique<Pending>();
+    pending_->generation = generation_;
+    pending_->scenario = std::move(scenario);
+    pending_->start = start;
+    runner_(generation_, text_);
+    return true;
+  }
+
+  io::Outcome out = io::RunScenario(std::move(scenario), /*explain_all=*/true, /*keep_scenario=*/true);
+  if (!out.ok) {
+    error_ = out.error;
+    return false;
+  }
+  auto snap = std::make_unique<Snapshot>();
+  snap->scenario = std::move(out.scenario);
+  snap->result = std::move(out.result);
+  snap->result_json = io::Dump(io::ResultToJson(snap->result));
+  IndexSnapshot(*snap);
+  snap->run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  snap->generation = generation_;
+  snapshot_ = std::move(snap);
+  return true;
+}
+
+void Session::SetAsyncRunner(AsyncRunner runner, std::size_t threshold) {
+  runner_ = std::move(runner);
+  async_threshold_ = threshold;
+}
+
+double Session::running_seconds() const {
+  if (!pending_) return 0;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - pending_->start).count();
+}
+
+bool Session::Complete(std::uint64_t seq, std::string_view envelope) {
+  if (!pending_ || pending_->generation != seq) return false;  // superseded by a newer edit
+  if (pending_->parser) {  // the text is still being read: the answer waits for it (Tick)
+    pending_->envelope = std::string(envelope);
+    return false;
+  }
+  return Land(envelope);
+}
+
+double Session::reading_progress() const {
+  if (!pending_ || !pending_->parser) return -1;
+  const io::IncrementalScenarioParser& parser = *pending_->parser;
+  return parser.total() == 0 ? 0 : static_cast<double>(parser.done()) / static_cast<double>(parser.total());
+}
+
+bool Session::Tick(double budget_ms) {
+  if (!pending_ || !pending_->parser) return false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(budget_ms);
+  constexpr std::size_t kItemsPerClockCheck = 32;
+  try {
+    while (!pending_->parser->Step(kItemsPerClockCheck))
+      if (std::chrono::steady_clock::now() >= deadline) return false;
+  } catch (const std::exception& e) {
+    error_ = ParseErrorText(e);
+    pending_.reset();  // the background run's answer will be dropped
+    return true;
+  }
+  pending_->scenario = pending_->parser->Take();
+  pending_->parser.reset();
+  if (!pending_->envelope) return false;  // the background run has not answered yet
+  const std::string envelope = std::move(*pending_->envelope);
+  return Land(envelope);
+}
+
+bool Session::Land(std::string_view envelope) {
+  std::unique_ptr<Pending> pending = std::move(pending_);
+  io::Json doc = io::Json::parse(envelope, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || StringAt(doc, "status") != "success" || !doc.contains("result")) {
+    error_ = "the background run failed";
+    if (doc.is_object() && doc.contains("errors") && doc["errors"].is_array() && !doc["errors"].empty())
+      error_ = StringAt(doc["errors"][0], "message");
+    return false;
+  }
+  auto snap = std::make_unique<Snapshot>();
+  snap->scenario = std::move(pending->scenario);
+  const io::Json& result = doc["result"];
+  snap->result_json = io::Dump(result);
+  IndexSnapshot(*snap, &result);
+  snap->explained = false;
+  snap->run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - pending->start).count();
+  snap->generation = pending->generation;
+  snapshot_ = std::move(snap);
+  return true;
+}
+
+bool Session::RequestExplanation(const std::string& pod) {
+  // Only the text that produced the snapshot can be explained (not an edited or pending one).
+  if (!explain_runner_ || !snapshot_ || snapshot_->generation != generation_ || pending_) return false;
+  if (explain_generation_ != snapshot_->generation) {
+    explanations_.clear();
+    explain_generation_ = snapshot_->generation;
+  }
+  if (explanations_.count(pod) || explaining_ == pod) return false;
+  explaining_ = pod;
+  explain_runner_(snapshot_->generation, text_, pod);
+  return true;
+}
+
+bool Session::CompleteExplanation(std::uint64_t seq, const std::string& pod, std::string_view envelope) {
+  if (stale_explain() || seq != explain_generation_ || pod != explaining_) return false;
+  explaining_.clear();
+  io::Json doc = io::Json::parse(envelope, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("explanations") || !doc["explanations"].is_object() ||
+      !doc["explanations"].contains(pod))
+    return false;
+  explanations_[pod] = std::move(doc["explanations"][pod]);
+  return true;
+}
+
+const io::Json* Session::explanation(const std::string& pod) const {
+  if (stale_explain()) return nullptr;
+  auto it = explanations_.find(pod);
+  return it == explanations_.end() ? nullptr : &it->second;
+}
+
+}  // namespace kplace::app

@@ -1,0 +1,108 @@
+// Simulation state of the playground: the scenario text and the last good result. The UI reads a Snapshot and
+// never changes it; every edit of the text re-runs the core (core/io/run_text.h) and, when the text is valid, replaces
+// the snapshot. While the text is invalid the old snapshot stays, marked stale.
+//
+// Small scenarios run at once, in the edit's frame, with every pod explained (the inspector). Larger ones ((nodes +
+// instance types + 1) x pods above a threshold) are parsed here and handed to an async runner (the page's Web Worker
+// running kplace-core); Complete() takes its answer when it belongs to the newest edit, so a newer edit supersedes an
+// older run. While one runs, the previous snapshot stays on screen and running() is true. Texts above
+// kSlicedParseBytes (an imported cluster) are not parsed at once: the runner starts at once and Tick() reads the text
+// a slice per frame meanwhile; the answer lands when both are done.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "app/model/snapshot.h"
+#include "core/io/incremental_parser.h"
+#include "core/io/json_reader.h"
+#include "core/model/scenario.h"
+
+namespace kplace::app {
+
+class Session {
+ public:
+  // Starts a run of text in the background; its answer comes back through Complete(seq, ...).
+  using AsyncRunner = std::function<void(std::uint64_t seq, const std::string& text)>;
+  // Scenarios whose nodes x pods exceed threshold go to runner from now on (nullptr: everything runs at once).
+  void SetAsyncRunner(AsyncRunner runner, std::size_t threshold);
+  // The runner's answer: kplace-core's envelope ({"status": "success", "result": ...} or the failure). Returns
+  // whether it became the snapshot (false for a superseded run or a failure).
+  bool Complete(std::uint64_t seq, std::string_view envelope);
+  // A run is under way in the background.
+  bool running() const { return pending_ != nullptr; }
+  // Texts of at least this many bytes are read a slice per frame (Tick) while the runner runs them, instead of
+  // parsed at once (about 200 ms of wasm per MB: an imported cluster would freeze the page for seconds).
+  static constexpr std::size_t kSlicedParseBytes = 512 * 1024;
+  // Reads more of a large text for at most budget_ms (call once per frame). Returns true when that changed what is
+  // on screen: the result landed, or the text turned out invalid (error()).
+  bool Tick(double budget_ms);
+  // How much of a large text has been read, 0..1; -1 when none is being read.
+  double reading_progress() const;
+  // Seconds since the background run started (0 when none).
+  double running_seconds() const;
+
+  // Explanations on demand for snapshots of background runs (they have none): the runner re-runs the snapshot's
+  // text recording only pod; CompleteExplanation takes kplace_explain's envelope when it is still for the snapshot
+  // on screen. A newer request supersedes an older one.
+  using ExplainRunner = std::function<void(std::uint64_t seq, const std::string& text, const std::string& pod)>;
+  void SetExplainRunner(ExplainRunner runner) { explain_runner_ = std::move(runner); }
+  bool RequestExplanation(const std::string& pod);
+  bool CompleteExplanation(std::uint64_t seq, const std::string& pod, std::string_view envelope);
+  // The pod's explanation JSON (ExplanationToJson) for the snapshot on screen, nullptr when there is none yet.
+  const io::Json* explanation(const std::string& pod) const;
+  // The explanation of pod was asked for and has not come back.
+  bool explaining(const std::string& pod) const {
+    return !explaining_.empty() && explaining_ == pod && !stale_explain();
+  }
+
+  // Replaces the text and re-runs. Returns whether the text ran (or, when running(), is running).
+  bool SetText(std::string text);
+  // Re-runs the current text (after the editor changed it in place).
+  bool Rerun();
+
+  std::string& text() { return text_; }
+  const std::string& text() const { return text_; }
+  const Snapshot* snapshot() const { return snapshot_.get(); }
+  const std::string& error() const { return error_; }
+  // The snapshot on screen does not belong to the current text (the text is invalid).
+  bool stale() const { return snapshot_ && snapshot_->generation != generation_ && !pending_; }
+  std::uint64_t generation() const { return generation_; }
+
+  // Undo of direct edits: the text before each one (most recent last, at most kUndoDepth).
+  void PushUndo();
+  std::optional<std::string> PopUndo();
+  bool can_undo() const { return !undo_.empty(); }
+
+ private:
+  std::string text_;
+  std::string error_;
+  std::uint64_t generation_ = 0;
+  std::unique_ptr<const Snapshot> snapshot_;
+  std::vector<std::string> undo_;
+  struct Pending {
+    std::uint64_t generation = 0;
+    Scenario scenario;
+    std::chrono::steady_clock::time_point start;
+    std::unique_ptr<io::IncrementalScenarioParser> parser;  // a large text still being read (Tick), else null
+    std::optional<std::string> envelope;                    // the runner's answer, waiting for the parser
+  };
+  bool Land(std::string_view envelope);
+  std::unique_ptr<Pending> pending_;
+  bool stale_explain() const { return !snapshot_ || explain_generation_ != snapshot_->generation; }
+  ExplainRunner explain_runner_;
+  std::string explaining_;                // pod asked for, "" when none
+  std::uint64_t explain_generation_ = 0;  // snapshot the explanations belong to
+  std::unordered_map<std::string, io::Json> explanations_;
+  AsyncRunner runner_;
+  std::size_t async_threshold_ = 0;
+};
+
+}  // namespace kplace::app

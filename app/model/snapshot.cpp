@@ -1,0 +1,256 @@
+#include "app/model/snapshot.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/io/result_reader.h"
+#include "core/model/features.h"
+#include "core/model/pod_requests.h"
+#include "core/model/symbol.h"
+#include "core/sim/admission.h"
+#include "core/sim/launch.h"
+
+namespace kplace::app {
+namespace {
+
+std::string OwnerOf(const Pod* pod, const sim::PodResult& r) {
+  if (!r.generated_from.empty()) return r.generated_from;
+  if (pod) {
+    for (const char* label : {"app.kubernetes.io/name", "app"}) {
+      auto it = pod->meta.label_text.find(label);
+      if (it != pod->meta.label_text.end()) return it->second;
+    }
+    for (const auto& o : pod->meta.owner_references)
+      if (o.controller) return o.kind + "/" + o.name;
+  }
+  return r.key.substr(r.key.find('/') + 1);
+}
+
+PodStatus StatusOf(const sim::PodResult& r, const karpenter::PodOutcome* k) {
+  if (!r.preempted_by.empty()) return PodStatus::Preempted;
+  if (r.bound_at_start) return PodStatus::BoundAtStart;
+  if (!r.scheduling_gates.empty()) return PodStatus::Gated;
+  if (!r.node.empty()) return PodStatus::Scheduled;
+  if (k) {  // karpenter mode: no kube-scheduler attempts; Karpenter's outcome decides
+    if (k->kind == karpenter::PodOutcomeKind::Claim) return PodStatus::OnNewClaim;
+    if (k->kind != karpenter::PodOutcomeKind::NotProvisionable || !k->reason.empty()) return PodStatus::Pending;
+    return PodStatus::Terminal;
+  }
+  if (!r.attempts.empty() || !r.unschedulable.empty()) return PodStatus::Pending;
+  return PodStatus::Terminal;
+}
+
+// The SimResult the views need from a background run's result (io::ResultFromJson) and the scenario's pods
+// (DaemonSets expanded, launched Nodes added): the pods the document leaves out (bound in the input, terminal), each
+// pod's owner and priority, karpenter mode's outcomes in scenario order and its pods' places, the node list with the
+// pods on each (bound at start, then the Scheduled events' order). No explanations, no attempts beyond the last
+// outcome, no provisioning runs per round (the document has only their events).
+sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc) {
+  sim::SimResult r = std::move(read);
+  r.mode = sc.simulation.mode;
+  std::vector<sim::PodResult> listed = std::move(r.pods);
+  r.pods.clear();
+  std::unordered_map<std::string, std::size_t> listed_at;
+  listed_at.reserve(listed.size());
+  for (std::size_t i = 0; i < listed.size(); ++i) listed_at.emplace(listed[i].key, i);
+  // karpenter mode: the outcomes in scenario order, one per pod (those the document leaves out: not considered).
+  std::unordered_map<std::string, karpenter::PodOutcome> outcomes;
+  if (r.karpenter) {
+    for (auto& o : r.karpenter->pods) outcomes.emplace(o.key, std::move(o));
+    r.karpenter->pods.clear();
+  }
+  std::vector<sim::PodResult> in_scenario_order;
+  in_scenario_order.reserve(sc.pods.size());
+  for (std::size_t i = 0; i < sc.pods.size(); ++i) {
+    const Pod& p = sc.pods[i];
+    sim::PodResult pr;
+    const std::string key = p.Key();
+    if (r.karpenter) {
+      karpenter::PodOutcome o;
+      auto it = outcomes.find(key);
+      if (it != outcomes.end()) o = std::move(it->second);
+      o.index = i;
+      o.key = key;
+      if (it == outcomes.end()) {
+        if (!p.node_name.empty()) {
+          pr.bound_at_start = true;
+          pr.node = p.node_name;
+        }
+      } else if (o.kind == karpenter::PodOutcomeKind::Node) {
+        pr.node = o.node;
+      } else if (o.kind == karpenter::PodOutcomeKind::Unschedulable) {
+        pr.unschedulable = o.reason;
+      }
+      r.karpenter->pods.push_back(std::move(o));
+    } else if (auto it = listed_at.find(key); it != listed_at.end()) {
+      pr = std::move(listed[it->second]);
+    } else if (!p.node_name.empty()) {
+      pr.bound_at_start = true;
+      pr.node = p.node_name;
+    }
+    pr.key = key;
+    pr.generated_from = p.generated_from;
+    pr.priority = p.priority.value_or(0);
+    in_scenario_order.push_back(std::move(pr));
+  }
+  // Sorted by key: an order of indices first (a PodResult is large to move about).
+  std::vector<std::size_t> order(in_scenario_order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return in_scenario_order[a].key < in_scenario_order[b].key; });
+  r.pods.reserve(order.size());
+  for (std::size_t i : order) r.pods.push_back(std::move(in_scenario_order[i]));
+  std::unordered_map<std::string, std::size_t> where;
+  where.reserve(r.pods.size());
+  for (std::size_t i = 0; i < r.pods.size(); ++i) where.emplace(r.pods[i].key, i);
+  for (auto& round : r.rounds) round.provision.reset();
+
+  std::unordered_map<std::string, std::size_t> node_at;
+  for (const auto& n : sc.nodes) {
+    node_at.emplace(n.meta.name, r.nodes.size());
+    sim::NodeSummary summary;
+    summary.name = n.meta.name;
+    r.nodes.push_back(std::move(summary));
+  }
+  if (r.karpenter) return r;  // Index lists the pods per node, as for a run in the frame
+  std::vector<bool> on_node(r.pods.size(), false);
+  auto list = [&](std::size_t i) {
+    const auto& pr = r.pods[i];
+    if (on_node[i] || pr.node.empty()) return;
+    auto n = node_at.find(pr.node);
+    if (n == node_at.end()) return;
+    on_node[i] = true;
+    r.nodes[n->second].pods.push_back(pr.key);
+  };
+  for (std::size_t i = 0; i < r.pods.size(); ++i)
+    if (r.pods[i].bound_at_start) list(i);
+  for (const auto& e : r.events) {
+    if (e.reason != "Scheduled") continue;
+    if (auto it = where.find(e.pod); it != where.end()) list(it->second);
+  }
+  for (std::size_t i = 0; i < r.pods.size(); ++i) list(i);
+  return r;
+}
+
+// cluster mode: the Nodes the launched NodeClaims became, as the run launched them (the result reports each claim
+// with the labels its Node registered with), and their DaemonSet pods.
+void AddLaunchedNodes(Scenario& sc, const std::vector<sim::LaunchedNodeClaim>& claims) {
+  if (claims.empty()) return;
+  const std::size_t first = sc.nodes.size();
+  for (const auto& lc : claims) {
+    Node n = sim::NodeForClaim(sc, lc.claim);
+    for (auto [key, value] : n.meta.labels.entries()) n.meta.label_text.emplace(Text(key), Text(value));
+    sc.nodes.push_back(std::move(n));
+  }
+  sim::ExpandDaemonSets(sc, first);
+}
+
+}  // namespace
+
+// Derives what the views draw from: which pods sit on which node and what they request. Display arithmetic only;
+// placement comes from the result (rebuilt from result_json when given: a background run).
+void IndexSnapshot(Snapshot& s, const io::Json* result_json) {
+  const bool karpenter_mode = s.scenario.simulation.mode == Mode::Karpenter;
+  // Admission adds these inside the run (not in karpenter mode: Karpenter reserves their overhead itself); the views
+  // need their requests.
+  if (!karpenter_mode) sim::ExpandDaemonSets(s.scenario, 0);
+  // cluster mode: the launched NodeClaims are Nodes now, with DaemonSet pods of their own (a background run's result
+  // lists pods on them: add them before reading it).
+  if (result_json) {
+    sim::SimResult read = io::ResultFromJson(*result_json);
+    AddLaunchedNodes(s.scenario, read.node_claims);
+    s.result = JoinScenario(std::move(read), s.scenario);
+  } else {
+    AddLaunchedNodes(s.scenario, s.result.node_claims);
+  }
+  std::unordered_map<std::string, const karpenter::PodOutcome*> outcomes;
+  if (s.result.karpenter)
+    for (const auto& o : s.result.karpenter->pods) outcomes.emplace(o.key, &o);
+  std::unordered_map<std::string, const Pod*> objects;
+  objects.reserve(s.scenario.pods.size());
+  for (const auto& p : s.scenario.pods) objects.emplace(p.Key(), &p);
+  PodRequestsOptions opts;
+  opts.pod_level_resources = Features(s.scenario.simulation.kubernetes_minor).Enabled(Feature::PodLevelResources);
+
+  s.pods.reserve(s.result.pods.size());
+  s.pod_index.reserve(s.result.pods.size());
+  for (const auto& r : s.result.pods) {
+    PodView v;
+    v.key = r.key;
+    v.name = r.key.substr(r.key.find('/') + 1);
+    v.result = &r;
+    auto it = objects.find(r.key);
+    v.pod = it == objects.end() ? nullptr : it->second;
+    v.owner = OwnerOf(v.pod, r);
+    if (auto k = outcomes.find(r.key); k != outcomes.end()) v.karpenter = k->second;
+    v.status = StatusOf(r, v.karpenter);
+    if (v.pod) v.requests = PodRequests(*v.pod, opts);
+    s.pod_index.emplace(v.key, static_cast<int>(s.pods.size()));
+    if (v.status == PodStatus::Pending || v.status == PodStatus::Gated || v.status == PodStatus::Preempted)
+      s.unplaced.push_back(static_cast<int>(s.pods.size()));
+    s.pods.push_back(std::move(v));
+  }
+
+  std::unordered_map<std::string, const Node*> nodes;
+  for (const auto& n : s.scenario.nodes) nodes.emplace(n.meta.name, &n);
+  std::unordered_map<std::string, const sim::LaunchedNodeClaim*> launched;
+  for (const auto& lc : s.result.node_claims) launched.emplace(lc.node, &lc);
+  for (const auto& summary : s.result.nodes) {
+    NodeView nv;
+    auto it = nodes.find(summary.name);
+    if (it == nodes.end()) continue;
+    nv.node = it->second;
+    if (auto l = launched.find(summary.name); l != launched.end()) nv.launched = l->second;
+    s.node_index.emplace(summary.name, static_cast<int>(s.nodes.size()));
+    for (const auto& key : summary.pods) {
+      int i = s.FindPod(key);
+      if (i < 0) continue;
+      nv.pods.push_back(i);
+      nv.requested.Add(s.pods[i].requests);
+    }
+    s.nodes.push_back(std::move(nv));
+  }
+
+  // karpenter mode: the result lists no pods per node; the pods bound in the input, then those Karpenter expects
+  // on an existing node.
+  if (s.result.karpenter) {
+    for (bool at_start : {true, false})
+      for (std::size_t i = 0; i < s.pods.size(); ++i) {
+        const sim::PodResult& r = *s.pods[i].result;
+        if (r.node.empty() || r.bound_at_start != at_start) continue;
+        const int n = s.FindNode(r.node);
+        if (n < 0) continue;
+        s.nodes[n].pods.push_back(static_cast<int>(i));
+        s.nodes[n].requested.Add(s.pods[i].requests);
+      }
+  }
+
+  // karpenter mode: the NodeClaims Karpenter would launch, with the pods it put on them.
+  if (s.result.karpenter) {
+    for (const auto& c : s.result.karpenter->claims) {
+      ClaimView cv;
+      cv.claim = &c;
+      cv.allocatable = sim::NodeForClaim(s.scenario, c).allocatable;  // the Node it would become
+      for (const auto& key : c.pods) {
+        const int i = s.FindPod(key);
+        if (i < 0) continue;
+        s.pods[i].claim = static_cast<int>(s.claims.size());
+        cv.pods.push_back(i);
+      }
+      s.claims.push_back(std::move(cv));
+    }
+  }
+  IndexEvents(s);
+}
+
+int Snapshot::FindPod(const std::string& key) const {
+  auto it = pod_index.find(key);
+  return it == pod_index.end() ? -1 : it->second;
+}
+
+int Snapshot::FindNode(const std::string& name) const {
+  auto it = node_index.find(name);
+  return it == node_index.end() ? -1 : it->second;
+}
+
+}  // namespace kplace::app

@@ -1,0 +1,337 @@
+// Layout of the full-window app and the top bar.
+#include <algorithm>
+#include <cstdio>
+
+#include "app/model/json_text.h"
+#include "app/model/presets.h"
+#include "app/ui/panels.h"
+#include "app/ui/theme.h"
+#include "app/ui/ui.h"
+#include "imgui.h"
+
+namespace kplace::app {
+namespace {
+
+// Embeds: the height of the inspector (its tabs) under a cluster view that shows all its cards.
+constexpr float kFitInspectorEm = 18;
+
+// A draggable bar between two panes; returns the drag delta along its axis in pixels.
+float Splitter(const char* id, bool vertical, float thickness, float length) {
+  const ImVec2 size = vertical ? ImVec2(thickness, length) : ImVec2(length, thickness);
+  ImGui::InvisibleButton(id, size);
+  const bool active = ImGui::IsItemActive();
+  if (ImGui::IsItemHovered() || active)
+    ImGui::SetMouseCursor(vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
+  const ImU32 col = ImGui::GetColorU32(active                   ? ImGuiCol_SeparatorActive
+                                       : ImGui::IsItemHovered() ? ImGuiCol_SeparatorHovered
+                                                                : ImGuiCol_Separator);
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  if (vertical) {
+    const float x = (a.x + b.x) * 0.5f;
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), col, std::max(1.0f, thickness * 0.15f));
+  } else {
+    const float y = (a.y + b.y) * 0.5f;
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), col, std::max(1.0f, thickness * 0.15f));
+  }
+  if (!active) return 0;
+  return vertical ? ImGui::GetIO().MouseDelta.x : ImGui::GetIO().MouseDelta.y;
+}
+
+// Tab flags: selected when the embedding API, a test or a newly selected pod asked for this tab.
+ImGuiTabItemFlags Select(const UiState& ui, const char* tab) {
+  return ui.select_tab == tab ? ImGuiTabItemFlags_SetSelected : 0;
+}
+
+const char* ModeName(Mode m) {
+  switch (m) {
+    case Mode::Scheduler:
+      return "scheduler";
+    case Mode::Karpenter:
+      return "karpenter";
+    case Mode::Cluster:
+      return "cluster";
+  }
+  return "?";
+}
+
+const char* ModeHelp(Mode m) {
+  switch (m) {
+    case Mode::Scheduler:
+      return "kube-scheduler alone over the existing nodes";
+    case Mode::Karpenter:
+      return "one provisioning run of Karpenter over the pending pods: the NodeClaims it would launch";
+    case Mode::Cluster:
+      return "the loop a cluster runs: kube-scheduler binds, Karpenter launches NodeClaims for what stays pending, "
+             "until nothing changes";
+  }
+  return "";
+}
+
+}  // namespace
+
+bool ReplaceText(Session& session, UiState& ui, std::string text) {
+  ++ui.editor_epoch;  // a fresh editor widget: an active InputText would keep its own copy of the old text
+  return session.SetText(std::move(text));
+}
+
+bool ApplyEdit(Session& session, UiState& ui, const Edit& edit) {
+  if (!ApplyEdit(session, edit)) return false;
+  ++ui.editor_epoch;
+  ui.preset_edited = ui.preset >= 0;
+  return true;
+}
+
+bool UndoEdit(Session& session, UiState& ui) {
+  if (!UndoEdit(session)) return false;
+  ++ui.editor_epoch;
+  ui.preset_edited = ui.preset >= 0;
+  return true;
+}
+
+void LoadPreset(Session& session, UiState& ui, int index) {
+  const auto& presets = Presets();
+  if (index < 0 || index >= static_cast<int>(presets.size())) return;
+  ReplaceText(session, ui, presets[index].text);
+  ui.preset = index;
+  ui.preset_edited = false;
+  ui.selected_pod.clear();
+}
+
+void DrawTopBar(Session& session, UiState& ui) {
+  const auto& presets = Presets();
+  // Folds the scenario editor away (embeds start folded) or brings it back.
+  if (ImGui::SmallButton(ui.editor_collapsed ? "Scenario >>" : "<< Scenario"))
+    ui.editor_collapsed = !ui.editor_collapsed;
+  RecordTarget(ui, "editor:toggle");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(ui.editor_collapsed ? "Show the scenario editor" : "Fold the scenario editor away");
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("kplace");
+  if (!ui.embed) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("Kubernetes scheduling playground");
+  }
+  ImGui::SameLine(0, Em(1.5f));
+
+  ImGui::SetNextItemWidth(Em(20));
+  std::string current = ui.preset >= 0 ? presets[ui.preset].title : "(custom)";
+  if (ui.preset >= 0 && ui.preset_edited) current += " (edited)";
+  if (ImGui::BeginCombo("Preset", current.c_str())) {
+    for (int i = 0; i < static_cast<int>(presets.size()); ++i) {
+      if (ImGui::Selectable(presets[i].title.c_str(), i == ui.preset)) LoadPreset(session, ui, i);
+      if (!presets[i].description.empty() && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", presets[i].description.c_str());
+    }
+    ImGui::EndCombo();
+  }
+
+  const Snapshot* snap = session.snapshot();
+  // The mode switch, one click per mode: writes spec.mode into the text (an undoable edit).
+  ImGui::SameLine(0, Em(1));
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("Mode");
+  const Mode mode = snap ? snap->scenario.simulation.mode : Mode::Cluster;
+  for (Mode m : {Mode::Scheduler, Mode::Karpenter, Mode::Cluster}) {
+    ImGui::SameLine(0, Em(0.2f));
+    const bool current = m == mode;
+    if (current) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::Button(ModeName(m)) && !current) {
+      if (auto text = json_text::WithMode(session.text(), ModeName(m))) {
+        session.PushUndo();
+        ReplaceText(session, ui, std::move(*text));
+      }
+    }
+    if (current) ImGui::PopStyleColor();
+    RecordTarget(ui, std::string("mode:") + ModeName(m));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ModeHelp(m));
+  }
+
+  ImGui::SameLine(0, Em(1));
+  ImGui::BeginDisabled(!session.can_undo());
+  if (ImGui::Button("Undo edit")) ui.undo_requested = true;
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("Undo the last direct edit (taint, cordon, toleration, mode). Ctrl+Z outside the editor.");
+
+  ImGui::SameLine(0, Em(1.5f));
+  if (session.running()) {  // a large scenario in the Web Worker: the last result stays until it lands
+    static const char* kSpin[] = {"|", "/", "-", "\\"};
+    const double t = session.running_seconds();
+    ImGui::PushStyleColor(ImGuiCol_Text, colors::kWarn);
+    const double read = session.reading_progress();
+    if (read >= 0)
+      ImGui::Text("%s reading the scenario %d%% and running it in the background... %.1f s",
+                  kSpin[static_cast<int>(t * 8) % 4], static_cast<int>(read * 100), t);
+    else
+      ImGui::Text("%s running in the background... %.1f s", kSpin[static_cast<int>(t * 8) % 4], t);
+    ImGui::PopStyleColor();
+    ImGui::SameLine(0, Em(1.5f));
+  }
+  if (!session.error().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colors::kError);
+    ImGui::TextUnformatted(snap ? "input error - showing the last good result (stale)" : "input error");
+    ImGui::PopStyleColor();
+  } else if (snap) {
+    int placed = 0, pending = 0, on_claims = 0;
+    for (const auto& p : snap->pods) {
+      placed += p.status == PodStatus::Scheduled;
+      pending += p.status == PodStatus::Pending || p.status == PodStatus::Gated;
+      on_claims += p.status == PodStatus::OnNewClaim;
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text, colors::kOk);
+    ImGui::Text("%d placed", placed);
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    if (!snap->claims.empty()) {  // karpenter mode
+      ImGui::PushStyleColor(ImGuiCol_Text, colors::kNew);
+      ImGui::Text("%d on %zu NodeClaim%s to launch", on_claims, snap->claims.size(),
+                  snap->claims.size() == 1 ? "" : "s");
+      ImGui::PopStyleColor();
+      ImGui::SameLine();
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text, pending ? colors::kWarn : colors::kTextDim);
+    ImGui::Text("%d pending", pending);
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    ImGui::TextDisabled("%zu nodes, %zu pods, %.1f ms%s", snap->nodes.size(), snap->pods.size(), snap->run_ms,
+                        snap->explained ? "" : " in the background");
+  }
+  if (ui.preset >= 0 && !presets[ui.preset].description.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colors::kTextDim);
+    ImGui::TextWrapped("%s", presets[ui.preset].description.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+void DrawApp(Session& session, UiState& ui) {
+  // A large text is read a slice per frame while the Web Worker runs it (Session::Tick): about as long as the last
+  // frame took to draw, so reading gets at least half of the time and the page keeps drawing.
+  constexpr float kMinReadMs = 12, kMaxReadMs = 60;
+  session.Tick(std::clamp(ImGui::GetIO().DeltaTime * 1000.0f, kMinReadMs, kMaxReadMs));
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->WorkPos);
+  ImGui::SetNextWindowSize(vp->WorkSize);
+  constexpr ImGuiWindowFlags kRoot = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::Begin("kplace", nullptr, kRoot);
+  ui.targets.clear();
+  DrawTopBar(session, ui);
+  ImGui::Separator();
+
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float top = ImGui::GetCursorPosY();  // the top bar's height, the window's top padding included
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float split = Em(0.6f);
+  const float below = split + 2 * style.ItemSpacing.y;  // under the cluster view: spacing, splitter, spacing, tabs
+  const float left = std::clamp(ui.editor_width * avail.x, std::min(Em(12), avail.x * 0.5f),
+                                std::max(avail.x - Em(16), avail.x * 0.5f));
+  if (!ui.editor_collapsed) {
+    ImGui::BeginChild("editor", ImVec2(left, avail.y));
+    DrawEditor(session, ui);
+    ImGui::EndChild();
+    ImGui::SameLine(0, 0);
+    if (float dx = Splitter("##vsplit", true, split, avail.y); dx != 0 && avail.x > 0)
+      ui.editor_width = std::clamp(ui.editor_width + dx / avail.x, 0.15f, 0.85f);
+    ImGui::SameLine(0, 0);
+  }
+
+  ImGui::BeginChild("right", ImVec2(0, avail.y));
+  const Snapshot* snap = session.snapshot();
+  if (!snap) {
+    ImGui::TextDisabled("No result yet: the scenario has an error.");
+  } else {
+    const bool inspecting = snap->FindPod(ui.selected_pod) >= 0;
+    const float h = ImGui::GetContentRegionAvail().y;
+    float cluster_h = std::max(Em(4), (1 - ui.inspector_height) * h - split);
+    if (ui.fit_cluster && ui.cluster_need > 0)  // embeds: all the cards, unless that leaves the tabs too little
+      cluster_h = std::clamp(ui.cluster_need, Em(4), std::max(Em(4), h - below - Em(kFitInspectorEm)));
+    ImGui::BeginChild("cluster", ImVec2(0, cluster_h), true);
+    DrawCluster(*snap, ui);
+    // The content's end in the child's own coordinates (scrolling does not move it) plus the bottom padding: the
+    // outer height at which the cards fit without scrolling. It follows the width (cards per row) and the scenario,
+    // never the child's height.
+    ui.cluster_need = ImGui::GetCursorPosY() + style.WindowPadding.y;
+    ImGui::EndChild();
+    if (float dy = Splitter("##hsplit", false, split, ImGui::GetContentRegionAvail().x); dy != 0 && h > 0) {
+      if (ui.fit_cluster) ui.inspector_height = 1 - (cluster_h + split) / h;  // dragging ends the fit, from here
+      ui.fit_cluster = false;
+      ui.inspector_height = std::clamp(ui.inspector_height - dy / h, 0.15f, 0.85f);
+    }
+    ImGui::BeginChild("details", ImVec2(0, 0), true);
+    // A newly selected pod brings its tab to the front.
+    const bool newly_selected = inspecting && ui.selected_pod != ui.shown_pod;
+    ui.shown_pod = inspecting ? ui.selected_pod : "";
+    if (newly_selected) ui.select_tab = "pod";
+    if (ImGui::BeginTabBar("details_tabs")) {
+      for (const Panel* panel : DetailPanels()) {
+        const std::string label = panel->label(*snap, ui);
+        if (label.empty()) continue;
+        const bool open = ImGui::BeginTabItem((label + "###" + panel->id).c_str(), nullptr, Select(ui, panel->id));
+        RecordTarget(ui, std::string("tab:") + panel->id);
+        if (open) {
+          panel->draw(*snap, session, ui);
+          ImGui::EndTabItem();
+        }
+      }
+      ImGui::EndTabBar();
+    }
+    ImGui::EndChild();
+  }
+  ImGui::EndChild();
+  ImGui::End();
+  ui.select_tab.clear();
+  // The height that shows everything: the top bar, the whole cluster view, the splitter and tabs of
+  // kFitInspectorEm, the window's bottom padding (device pixels; embeds post it to their parent page).
+  const float right = snap ? ui.cluster_need + below + Em(kFitInspectorEm) : ImGui::GetFrameHeightWithSpacing();
+  ui.content_need = top + right + style.WindowPadding.y;
+
+  // Direct edits and their undo, after the frame's panels stopped reading the snapshot they replace.
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool mod = io.ConfigMacOSXBehaviors ? io.KeySuper : io.KeyCtrl;
+  if (mod && !io.KeyShift && !io.WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z), false))
+    ui.undo_requested = true;
+  if (ui.undo_requested) UndoEdit(session, ui);
+  ui.undo_requested = false;
+  if (ui.pending_edit) ApplyEdit(session, ui, *ui.pending_edit);
+  ui.pending_edit.reset();
+  if (!ui.explain_request.empty()) session.RequestExplanation(ui.explain_request);
+  ui.explain_request.clear();
+}
+
+void RecordTarget(UiState& ui, const std::string& name) {
+  if (!ImGui::IsItemVisible()) return;  // scrolled out of its window: not clickable
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  ui.targets[name] = Rect{a.x, a.y, b.x, b.y};
+}
+
+std::string FormatCpu(std::int64_t milli) {
+  char buf[32];
+  if (milli % 1000 == 0) {
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(milli / 1000));
+  } else if (milli % 100 == 0) {
+    std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(milli) / 1000);
+  } else {
+    std::snprintf(buf, sizeof buf, "%lldm", static_cast<long long>(milli));
+  }
+  return buf;
+}
+
+std::string FormatBytes(std::int64_t bytes) {
+  static const char* kUnits[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 5) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[32];
+  if (v == static_cast<double>(static_cast<std::int64_t>(v))) {
+    std::snprintf(buf, sizeof buf, "%lld%s", static_cast<long long>(v), kUnits[u]);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f%s", v, kUnits[u]);
+  }
+  return buf;
+}
+
+}  // namespace kplace::app

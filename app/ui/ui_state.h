@@ -1,0 +1,49 @@
+// UI-only state: selection, layout and toggles. Nothing here affects a simulation result.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "app/model/edits.h"
+
+namespace kplace::app {
+
+struct Rect {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
+struct UiState {
+  int preset = -1;                   // index into Presets() last loaded, -1 for text from elsewhere (kplace.load)
+  bool preset_edited = false;        // the text was edited since
+  std::string selected_pod;          // namespace/name, "" when nothing is selected
+  std::string shown_pod;             // the pod the inspector tab showed last frame
+  float editor_width = 0.36f;        // fraction of the window's width
+  bool editor_collapsed = false;     // the scenario editor is folded away: cluster view and inspector take the width
+  bool embed = false;                // embedded in another page (?embed=1): editor folded at first
+  float inspector_height = 0.45f;    // fraction of the right column's height
+  int editor_epoch = 0;              // bumped when the text is replaced from outside the editor widget
+  int compact = -1;                  // cluster view: -1 automatic (compact above 40 nodes), 0 off, 1 on
+  bool events_selected_only = true;  // the Events panel shows only the selected pod's events (when one is)
+  std::optional<Edit> pending_edit;  // asked for by a panel this frame; applied after the frame is drawn
+  bool undo_requested = false;
+  std::string explain_request;  // a pod whose explanation the inspector asked for (background-run snapshots)
+  std::string select_tab;       // a Panel::id (panels.h): brought to the front next frame (tests, a newly selected pod)
+  // Embeds: the cluster view takes the height its cards need (cluster_need, last frame's) and the inspector the
+  // rest, until the splitter between them is dragged. Otherwise inspector_height splits the column.
+  bool fit_cluster = false;
+  // Device pixels, measured each frame after the layout: the cluster view's outer height that shows all its cards
+  // at the current width, and the window height that shows the top bar, the whole cluster view and an inspector
+  // (tabs) 18 em tall. Neither depends on the window's height: embeds post content_need to their parent page.
+  float cluster_need = 0;
+  float content_need = 0;
+  // Screen rectangles (device pixels) of this frame's clickable edit targets, by name: "taint:<node>:<i>",
+  // "cordon:<node>", "tolerate:<node>", "pod:<namespace/name>" (chips on node cards), "tab:<panel id>" (panels.h),
+  // "mode:<mode>", "explain". For tests (window.kplace.targets()).
+  std::map<std::string, Rect> targets;
+};
+
+// Records the last item's rectangle as a named target.
+void RecordTarget(UiState& ui, const std::string& name);
+
+}  // namespace kplace::app

@@ -1,0 +1,344 @@
+// app/model/session and snapshot: text -> snapshot, stale on invalid text, the async runner (supersede, Complete),
+// a large text read a slice per frame (Tick), undo; a background run's snapshot shows what a run in the frame shows.
+#include "app/model/session.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/model/presets.h"
+#include "core/io/scenario_parser.h"
+#include "core/sim/simulation.h"
+#include "tests/app/app_testing.h"
+#include "tests/testing/table.h"
+
+namespace kplace::app {
+namespace {
+
+using testing::WorkerEnvelope;
+
+std::string PresetText(const std::string& name) {
+  for (const auto& p : Presets())
+    if (p.name == name) return p.text;
+  ADD_FAILURE() << "no preset " << name;
+  return "";
+}
+
+// A session whose background runs are recorded, never run.
+struct AsyncSession {
+  Session session;
+  std::vector<std::pair<std::uint64_t, std::string>> runs;
+  explicit AsyncSession(std::size_t threshold = 0) {
+    session.SetAsyncRunner([this](std::uint64_t seq, const std::string& text) { runs.emplace_back(seq, text); },
+                           threshold);
+  }
+};
+
+TEST(SessionTest, TextBecomesASnapshotWithTheCliResult) {
+  Session s;
+  const std::string text = PresetText("quickstart");
+  ASSERT_TRUE(s.SetText(text));
+  ASSERT_NE(s.snapshot(), nullptr);
+  EXPECT_EQ(s.error(), "");
+  EXPECT_FALSE(s.stale());
+  EXPECT_FALSE(s.running());
+  EXPECT_TRUE(s.snapshot()->explained);
+  EXPECT_EQ(s.snapshot()->result_json, io::Dump(io::ResultToJson(sim::Run(io::ParseScenario(text)))));
+  const Snapshot& snap = *s.snapshot();
+  ASSERT_GE(snap.FindPod("default/big"), 0);
+  EXPECT_EQ(snap.pods[snap.FindPod("default/big")].status, PodStatus::Pending);
+  EXPECT_EQ(snap.pods[snap.FindPod("default/trainer")].status, PodStatus::Scheduled);
+  ASSERT_GE(snap.FindNode("gpu-1"), 0);
+  const NodeView& gpu = snap.nodes[snap.FindNode("gpu-1")];
+  ASSERT_EQ(gpu.pods.size(), 1u);
+  EXPECT_EQ(snap.pods[gpu.pods[0]].key, "default/trainer");
+  EXPECT_EQ(gpu.requested.milli_cpu, snap.pods[gpu.pods[0]].requests.milli_cpu);
+  EXPECT_EQ(snap.FindPod("default/none"), -1);
+  EXPECT_EQ(snap.unplaced.size(), 1u);
+}
+
+TEST(SessionTest, InvalidTextKeepsTheLastSnapshotStale) {
+  Session s;
+  ASSERT_TRUE(s.SetText(PresetText("quickstart")));
+  const Snapshot* good = s.snapshot();
+  EXPECT_FALSE(s.SetText("{ \"kind\": \"List\", \"items\": [ { \"kind\": \"Node\" } ] }"));
+  EXPECT_NE(s.error(), "");
+  EXPECT_EQ(s.snapshot(), good);
+  EXPECT_TRUE(s.stale());
+  EXPECT_FALSE(s.SetText("{"));
+  EXPECT_TRUE(s.stale());
+  // The text itself is kept as typed; fixing it runs again.
+  EXPECT_EQ(s.text(), "{");
+  ASSERT_TRUE(s.SetText(PresetText("taint-effects")));
+  EXPECT_FALSE(s.stale());
+  EXPECT_EQ(s.error(), "");
+  EXPECT_NE(s.snapshot(), good);
+}
+
+TEST(SessionTest, NoSnapshotBeforeTheFirstValidText) {
+  Session s;
+  EXPECT_FALSE(s.SetText("not json"));
+  EXPECT_EQ(s.snapshot(), nullptr);
+  EXPECT_FALSE(s.stale());
+  EXPECT_NE(s.error().find("line 1"), std::string::npos) << s.error();
+}
+
+TEST(SessionTest, AsyncRunnerANewerEditSupersedesAnOlderRun) {
+  AsyncSession a;
+  const std::string first = PresetText("quickstart"), second = PresetText("taint-effects");
+  ASSERT_TRUE(a.session.SetText(first));
+  EXPECT_TRUE(a.session.running());
+  EXPECT_EQ(a.session.snapshot(), nullptr);
+  ASSERT_TRUE(a.session.SetText(second));
+  ASSERT_EQ(a.runs.size(), 2u);
+  EXPECT_EQ(a.runs[1].second, second);
+  // The older run's answer is dropped; the newer one lands.
+  EXPECT_FALSE(a.session.Complete(a.runs[0].first, WorkerEnvelope(first)));
+  EXPECT_EQ(a.session.snapshot(), nullptr);
+  EXPECT_TRUE(a.session.running());
+  ASSERT_TRUE(a.session.Complete(a.runs[1].first, WorkerEnvelope(second)));
+  EXPECT_FALSE(a.session.running());
+  ASSERT_NE(a.session.snapshot(), nullptr);
+  EXPECT_FALSE(a.session.snapshot()->explained);
+  EXPECT_EQ(a.session.snapshot()->generation, a.runs[1].first);
+  EXPECT_EQ(a.session.snapshot()->result_json, io::Dump(io::ResultToJson(sim::Run(io::ParseScenario(second)))));
+  // A late answer for a run already landed changes nothing.
+  EXPECT_FALSE(a.session.Complete(a.runs[1].first, WorkerEnvelope(second)));
+}
+
+TEST(SessionTest, AsyncRunnerFailureAndInputErrors) {
+  AsyncSession a;
+  ASSERT_TRUE(a.session.SetText(PresetText("quickstart")));
+  EXPECT_FALSE(a.session.Complete(a.runs[0].first, R"({"status": "failure", "errors": [{"message": "boom"}]})"));
+  EXPECT_EQ(a.session.error(), "boom");
+  EXPECT_FALSE(a.session.running());
+  ASSERT_TRUE(a.session.SetText(PresetText("quickstart")));
+  EXPECT_FALSE(a.session.Complete(a.runs[1].first, "not json"));
+  EXPECT_EQ(a.session.error(), "the background run failed");
+  // A text that does not parse never reaches the runner.
+  EXPECT_FALSE(a.session.SetText("{"));
+  EXPECT_EQ(a.runs.size(), 2u);
+}
+
+TEST(SessionTest, SmallScenariosStayInTheFrameUnderTheThreshold) {
+  AsyncSession a(/*threshold=*/1000000);
+  ASSERT_TRUE(a.session.SetText(PresetText("quickstart")));
+  EXPECT_TRUE(a.runs.empty());
+  EXPECT_FALSE(a.session.running());
+  ASSERT_NE(a.session.snapshot(), nullptr);
+}
+
+// A text of more than Session::kSlicedParseBytes: n nodes and n pods.
+std::string LargeText(int n, const char* mode = "scheduler") {
+  std::string s = R"({"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "kplace.dev/v1alpha1", )"
+                  R"("kind": "Simulation", "spec": {"mode": ")" +
+                  std::string(mode) + R"("}})";
+  for (int i = 0; i < n; ++i) {
+    const std::string name = "node-" + std::to_string(i);
+    s += R"(, {"apiVersion": "v1", "kind": "Node", "metadata": {"name": ")" + name +
+         R"(", "labels": {"kubernetes.io/hostname": ")" + name +
+         R"("}}, "status": {"allocatable": {"cpu": "4", "memory": "16Gi", "pods": "110"}}})";
+  }
+  for (int i = 0; i < n; ++i)
+    s += R"(, {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p-)" + std::to_string(i) +
+         R"(", "namespace": "default"}, "spec": {"containers": [{"name": "c", "resources": )"
+         R"({"requests": {"cpu": "100m"}}}]}})";
+  return s + "]}";
+}
+
+TEST(SessionTest, LargeTextIsReadASlicePerTickWhileItRuns) {
+  const std::string text = LargeText(2200);
+  ASSERT_GE(text.size(), Session::kSlicedParseBytes);
+  AsyncSession a(/*threshold=*/1u << 30);  // the size alone sends it to the runner
+  ASSERT_TRUE(a.session.SetText(text));
+  ASSERT_EQ(a.runs.size(), 1u);
+  EXPECT_TRUE(a.session.running());
+  EXPECT_EQ(a.session.reading_progress(), 0);
+  // The runner answers before the text is read: the answer waits.
+  EXPECT_FALSE(a.session.Complete(a.runs[0].first, WorkerEnvelope(text)));
+  EXPECT_EQ(a.session.snapshot(), nullptr);
+  int ticks = 0;
+  double progress = 0;
+  while (!a.session.Tick(/*budget_ms=*/0)) {  // one clock check per tick: a few items each
+    ASSERT_LT(++ticks, 100000);
+    EXPECT_GE(a.session.reading_progress(), progress);
+    progress = a.session.reading_progress();
+  }
+  EXPECT_GT(ticks, 1);
+  EXPECT_FALSE(a.session.running());
+  EXPECT_EQ(a.session.reading_progress(), -1);
+  ASSERT_NE(a.session.snapshot(), nullptr);
+  EXPECT_EQ(a.session.snapshot()->pods.size(), 2200u);
+  EXPECT_EQ(a.session.snapshot()->nodes.size(), 2200u);
+  EXPECT_EQ(a.session.snapshot()->result_json, io::Dump(io::ResultToJson(sim::Run(io::ParseScenario(text)))));
+}
+
+TEST(SessionTest, LargeTextLandsWhenTheRunnerAnswersAfterTheReading) {
+  const std::string text = LargeText(2200);
+  AsyncSession a(1u << 30);
+  ASSERT_TRUE(a.session.SetText(text));
+  while (a.session.reading_progress() >= 0) EXPECT_FALSE(a.session.Tick(1000));  // read, nothing to show yet
+  EXPECT_TRUE(a.session.running());                                              // not answered
+  EXPECT_FALSE(a.session.Tick(1000));
+  ASSERT_TRUE(a.session.Complete(a.runs[0].first, WorkerEnvelope(text)));
+  EXPECT_EQ(a.session.snapshot()->pods.size(), 2200u);
+}
+
+TEST(SessionTest, InvalidLargeTextShowsTheParsersError) {
+  std::string text = LargeText(2200);
+  text.insert(text.rfind("\"100m\""), "\"abc\", \"x\": ");  // items[4400]: not a quantity
+  AsyncSession a(1u << 30);
+  ASSERT_TRUE(a.session.SetText(text));
+  while (!a.session.Tick(1000)) {
+  }
+  EXPECT_FALSE(a.session.running());
+  EXPECT_EQ(a.session.snapshot(), nullptr);
+  std::string expected;
+  try {
+    io::ParseScenario(text);
+  } catch (const InputError& e) {
+    expected = e.what();
+  }
+  EXPECT_NE(expected, "");
+  EXPECT_EQ(a.session.error(), expected);
+  EXPECT_FALSE(a.session.Complete(a.runs[0].first, WorkerEnvelope(text)));  // dropped
+}
+
+TEST(SessionTest, UndoKeepsTheLastTextsUpToItsDepth) {
+  Session s;
+  EXPECT_FALSE(s.can_undo());
+  EXPECT_FALSE(s.PopUndo());
+  for (int i = 0; i < 70; ++i) {
+    s.text() = "text " + std::to_string(i);
+    s.PushUndo();
+  }
+  int popped = 0;
+  std::optional<std::string> last;
+  while (auto t = s.PopUndo()) {
+    if (!last) {
+      EXPECT_EQ(*t, "text 69");
+    }
+    last = t;
+    ++popped;
+  }
+  EXPECT_EQ(popped, 64);
+  EXPECT_EQ(*last, "text 6");
+}
+
+TEST(SessionTest, ExplanationsOnDemandForBackgroundSnapshots) {
+  AsyncSession a;
+  std::vector<std::pair<std::uint64_t, std::string>> asked;
+  a.session.SetExplainRunner(
+      [&](std::uint64_t seq, const std::string&, const std::string& pod) { asked.emplace_back(seq, pod); });
+  const std::string text = PresetText("quickstart");
+  EXPECT_FALSE(a.session.RequestExplanation("default/big"));  // nothing on screen yet
+  ASSERT_TRUE(a.session.SetText(text));
+  ASSERT_TRUE(a.session.Complete(a.runs[0].first, WorkerEnvelope(text)));
+  ASSERT_TRUE(a.session.RequestExplanation("default/big"));
+  EXPECT_FALSE(a.session.RequestExplanation("default/big"));  // already asked
+  EXPECT_TRUE(a.session.explaining("default/big"));
+  EXPECT_EQ(a.session.explanation("default/big"), nullptr);
+  const io::Json answer = {{"explanations", {{"default/big", {{"pod", "default/big"}}}}}};
+  EXPECT_FALSE(a.session.CompleteExplanation(asked[0].first + 1, "default/big", answer.dump()));
+  ASSERT_TRUE(a.session.CompleteExplanation(asked[0].first, "default/big", answer.dump()));
+  ASSERT_NE(a.session.explanation("default/big"), nullptr);
+  EXPECT_EQ((*a.session.explanation("default/big"))["pod"], "default/big");
+  // A new text: no requests while it runs; its snapshot has none yet.
+  ASSERT_TRUE(a.session.SetText(text));
+  EXPECT_FALSE(a.session.RequestExplanation("default/web-0"));
+  ASSERT_TRUE(a.session.Complete(a.runs[1].first, WorkerEnvelope(text)));
+  EXPECT_EQ(a.session.explanation("default/big"), nullptr);
+}
+
+// A background run's snapshot (the result JSON read by core/io/result_reader and joined with the scenario) shows
+// what a run in the frame shows, for every preset in every mode.
+class BackgroundSnapshotTest : public ::testing::TestWithParam<testing::PresetInMode> {};
+
+TEST_P(BackgroundSnapshotTest, ShowsWhatARunInTheFrameShows) {
+  const std::string& text = GetParam().text;
+  Session frame;
+  if (!frame.SetText(text)) GTEST_SKIP() << "does not run in this mode: " << frame.error();
+  AsyncSession background;
+  ASSERT_TRUE(background.session.SetText(text));
+  ASSERT_TRUE(background.session.Complete(background.runs[0].first, WorkerEnvelope(text)));
+  const Snapshot& f = *frame.snapshot();
+  const Snapshot& b = *background.session.snapshot();
+  EXPECT_EQ(b.result_json, f.result_json);
+  ASSERT_EQ(b.pods.size(), f.pods.size());
+  for (std::size_t i = 0; i < f.pods.size(); ++i) {
+    SCOPED_TRACE(f.pods[i].key);
+    EXPECT_EQ(b.pods[i].key, f.pods[i].key);
+    EXPECT_EQ(b.pods[i].owner, f.pods[i].owner);
+    EXPECT_EQ(b.pods[i].status, f.pods[i].status);
+    EXPECT_EQ(b.pods[i].claim, f.pods[i].claim);
+    EXPECT_EQ(b.pods[i].requests.milli_cpu, f.pods[i].requests.milli_cpu);
+    EXPECT_EQ(b.pods[i].result->node, f.pods[i].result->node);
+    EXPECT_EQ(b.pods[i].result->unschedulable, f.pods[i].result->unschedulable);
+    EXPECT_EQ(b.pods[i].karpenter != nullptr, f.pods[i].karpenter != nullptr);
+  }
+  EXPECT_EQ(b.unplaced, f.unplaced);
+  // The nodes (in cluster mode the JSON does not say in which order kube-scheduler's snapshot listed the launched
+  // ones: the background snapshot lists them in launch order).
+  ASSERT_EQ(b.nodes.size(), f.nodes.size());
+  for (std::size_t i = 0; i < f.nodes.size(); ++i) {
+    SCOPED_TRACE(f.nodes[i].node->meta.name);
+    const int j = b.FindNode(f.nodes[i].node->meta.name);
+    ASSERT_GE(j, 0);
+    const NodeView& bn = b.nodes[static_cast<std::size_t>(j)];
+    if (!f.nodes[i].launched) {
+      EXPECT_EQ(j, static_cast<int>(i));
+    }
+    EXPECT_EQ(bn.node->meta.label_text, f.nodes[i].node->meta.label_text);
+    EXPECT_EQ(bn.node->allocatable.milli_cpu, f.nodes[i].node->allocatable.milli_cpu);
+    EXPECT_EQ(bn.launched != nullptr, f.nodes[i].launched != nullptr);
+    std::vector<int> bp = bn.pods, fp = f.nodes[i].pods;
+    std::sort(bp.begin(), bp.end());  // the JSON has no bind order per node: the Scheduled events' order instead
+    std::sort(fp.begin(), fp.end());
+    EXPECT_EQ(bp, fp);
+    EXPECT_EQ(bn.requested.milli_cpu, f.nodes[i].requested.milli_cpu);
+  }
+  ASSERT_EQ(b.claims.size(), f.claims.size());
+  for (std::size_t i = 0; i < f.claims.size(); ++i) {
+    EXPECT_EQ(b.claims[i].claim->name, f.claims[i].claim->name);
+    EXPECT_EQ(b.claims[i].pods, f.claims[i].pods);
+    EXPECT_EQ(b.claims[i].allocatable.milli_cpu, f.claims[i].allocatable.milli_cpu);
+  }
+  ASSERT_EQ(b.events.size(), f.events.size());
+  for (std::size_t i = 0; i < f.events.size(); ++i) {
+    EXPECT_EQ(b.events[i].object, f.events[i].object);
+    EXPECT_EQ(b.events[i].karpenter, f.events[i].karpenter);
+    EXPECT_EQ(b.events[i].event->reason, f.events[i].event->reason);
+    EXPECT_EQ(b.events[i].event->message, f.events[i].event->message);
+  }
+  EXPECT_EQ(b.has_karpenter(), f.has_karpenter());
+  EXPECT_EQ(b.result.rounds.size(), f.result.rounds.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, BackgroundSnapshotTest, ::testing::ValuesIn(testing::PresetsInEveryMode()),
+                         [](const ::testing::TestParamInfo<testing::PresetInMode>& i) {
+                           return kplace::testing::TestName(i.param.name);
+                         });
+
+// cluster mode: the Nodes launched NodeClaims became are the core's (sim::NodeForClaim), with the labels the
+// result reports for them, registration and initialisation included.
+TEST(SnapshotTest, LaunchedNodesAreTheCoresNodes) {
+  Session s;
+  ASSERT_TRUE(s.SetText(PresetText("spot-vs-on-demand")));
+  int launched = 0;
+  for (const auto& nv : s.snapshot()->nodes) {
+    if (!nv.launched) continue;
+    ++launched;
+    EXPECT_EQ(nv.node->meta.label_text, nv.launched->claim.labels);
+    EXPECT_EQ(nv.node->meta.label_text.at("karpenter.sh/initialized"), "true");
+    EXPECT_EQ(nv.node->meta.label_text.at("kubernetes.io/os"), "linux");
+    EXPECT_EQ(nv.node->item_index, -1);
+    EXPECT_GT(nv.node->allocatable.milli_cpu, 0);
+  }
+  EXPECT_GT(launched, 0);
+}
+
+}  // namespace
+}  // namespace kplace::app

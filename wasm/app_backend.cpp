@@ -1,0 +1,207 @@
+// The browser backend: GLFW (Emscripten's built-in port) + WebGL2, the frame loop, devicePixelRatio handling, fonts,
+// the clipboard glue and the calls into the page (result, height, background runs). Every browser quirk lives here
+// (the functions the page calls are in app_exports.cpp).
+//
+// Pixels: the canvas's CSS size comes from the page; each frame the backing store is set to CSS size x
+// devicePixelRatio and ImGui works in device pixels (Emscripten's GLFW reports the mouse in backing-store pixels).
+// Fonts are rasterised at size x devicePixelRatio and the style is scaled by it, so text stays crisp at DPR 1, 2, 3
+// and sizes (in font units) keep their CSS size. A DPR change (zoom, another screen) rebuilds fonts and style.
+#include "wasm/app_backend.h"
+
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/model/presets.h"
+#include "app/ui/theme.h"
+#include "app/ui/ui.h"
+#include "imgui.h"
+#include "imgui_impl_glfw.h"
+#include "imgui_impl_opengl3.h"
+
+namespace kplace::webapp {
+
+App* web = nullptr;
+
+namespace {
+
+constexpr float kUiFontCssPx = 15.0f;
+constexpr float kMonoFontCssPx = 14.0f;
+constexpr const char* kCanvas = "#canvas";
+// The content height reported to the page (CSS pixels) is clamped to these: an embed's iframe is never smaller
+// than a usable view nor longer than a docs page wants (large clusters scroll inside the cluster view).
+constexpr int kMinContentCssPx = 320;
+constexpr int kMaxContentCssPx = 1600;
+// Scenarios with more (nodes + instance types + 1) x pods than this run in the page's Web Worker
+// (web/kplace-worker.js), not in the frame.
+constexpr std::size_t kAsyncThreshold = 20000;
+
+// clang-format off
+EM_JS(void, JsWriteClipboard, (const char* text), {
+  const s = UTF8ToString(text);
+  if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(s).catch(() => {});
+});
+EM_JS(void, JsNotifyResult, (), {
+  if (Module["onKplaceResult"]) Module["onKplaceResult"]();
+});
+EM_JS(void, JsRunInBackground, (int seq, const char* text), {
+  if (Module["onKplaceRunAsync"]) Module["onKplaceRunAsync"](seq, UTF8ToString(text));
+});
+EM_JS(void, JsExplainInBackground, (int seq, const char* text, const char* pod), {
+  if (Module["onKplaceExplainAsync"]) Module["onKplaceExplainAsync"](seq, UTF8ToString(text), UTF8ToString(pod));
+});
+EM_JS(void, JsNotifyHeight, (int height), {
+  if (Module["onKplaceHeight"]) Module["onKplaceHeight"](height);
+});
+EM_JS(int, JsIsApple, (), {
+  return /Mac|iPhone|iPad|iPod/.test(navigator.platform || "") ? 1 : 0;
+});
+// clang-format on
+
+const char* GetClipboard(void*) { return web->clipboard.c_str(); }
+void SetClipboard(void*, const char* text) {
+  web->clipboard = text;
+  JsWriteClipboard(text);
+}
+
+void BuildFonts(float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  // Latin-1, general punctuation (dashes, ellipsis), arrows, check marks. The site's fonts are subset to these
+  // (wasm/CMakeLists.txt KPLACE_FONT_UNICODES): widen both together.
+  static const ImWchar kRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2713, 0x2717, 0};
+  ImFontConfig cfg;
+  cfg.FontDataOwnedByAtlas = false;
+  cfg.OversampleH = 2;
+  auto add = [&](std::vector<unsigned char>& ttf, float css_px) -> ImFont* {
+    if (ttf.empty()) {
+      ImFontConfig def;
+      def.SizePixels = std::round(13.0f * scale);
+      return io.Fonts->AddFontDefault(&def);
+    }
+    return io.Fonts->AddFontFromMemoryTTF(ttf.data(), static_cast<int>(ttf.size()), std::round(css_px * scale), &cfg,
+                                          kRanges);
+  };
+  kplace::app::GetFonts().ui = add(web->sans, kUiFontCssPx);
+  kplace::app::GetFonts().mono = add(web->mono, kMonoFontCssPx);
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+// Backing store in device pixels; returns its size.
+ImVec2 SyncCanvas(float dpr) {
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
+  const int w = std::max(1, static_cast<int>(std::lround(css_w * dpr)));
+  const int h = std::max(1, static_cast<int>(std::lround(css_h * dpr)));
+  int cur_w = 0, cur_h = 0;
+  emscripten_get_canvas_element_size(kCanvas, &cur_w, &cur_h);
+  if (cur_w != w || cur_h != h) emscripten_set_canvas_element_size(kCanvas, w, h);
+  return ImVec2(static_cast<float>(w), static_cast<float>(h));
+}
+
+// Tells the page (embeds post it to their parent) when the height the content needs changed: after the frame that
+// laid out a new scenario, a new width or a folded / unfolded editor, never before.
+void NotifyHeightIfChanged(float dpr) {
+  const float css = web->ui.content_need / (dpr > 0 ? dpr : 1);
+  const int height = std::clamp(static_cast<int>(std::ceil(css)), kMinContentCssPx, kMaxContentCssPx);
+  if (height == web->content_height) return;
+  web->content_height = height;
+  JsNotifyHeight(height);
+}
+
+void Frame() {
+  const auto dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
+  const ImVec2 size = SyncCanvas(dpr);
+  if (dpr != web->scale) {
+    web->scale = dpr;
+    BuildFonts(dpr);
+    kplace::app::ApplyStyle(dpr);
+  }
+
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = size;  // GLFW's idea of the window size is stale: the canvas size is the truth
+  // A slow frame (a busy machine, software WebGL) must not turn a short key press into an auto-repeat: ImGui 1.86
+  // samples keys once per frame and repeats after KeyRepeatDelay of accumulated DeltaTime.
+  io.DeltaTime = std::min(io.DeltaTime, 0.1f);
+  io.DisplayFramebufferScale = ImVec2(1, 1);
+  ImGui::NewFrame();
+  ImGui::PushFont(kplace::app::GetFonts().ui);
+  kplace::app::DrawApp(web->session, web->ui);
+  ImGui::PopFont();
+  ImGui::Render();
+
+  glViewport(0, 0, static_cast<int>(size.x), static_cast<int>(size.y));
+  glClearColor(0.106f, 0.114f, 0.137f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  NotifyIfNew();
+  ++web->frames;
+  NotifyHeightIfChanged(dpr);
+}
+
+}  // namespace
+
+// Tells the page (window.kplace.onResult) about a new result, whoever caused it: the editor, a preset, the API.
+void NotifyIfNew() {
+  const kplace::app::Snapshot* snap = web->session.snapshot();
+  if (!snap || snap->generation == web->notified) return;
+  web->notified = snap->generation;
+  JsNotifyResult();
+}
+
+bool Start(const unsigned char* sans, int sans_len, const unsigned char* mono, int mono_len) {
+  if (web) return true;
+  web = new App;
+  if (sans && sans_len > 0) web->sans.assign(sans, sans + sans_len);
+  if (mono && mono_len > 0) web->mono.assign(mono, mono + mono_len);
+
+  if (!glfwInit()) return false;
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  const float dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
+  web->window = glfwCreateWindow(std::max(1, static_cast<int>(css_w * dpr)), std::max(1, static_cast<int>(css_h * dpr)),
+                                 "kplace", nullptr, nullptr);
+  if (!web->window) return false;
+  glfwMakeContextCurrent(web->window);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // no files in the browser; layout lives in UiState
+  io.LogFilename = nullptr;
+  io.ConfigMacOSXBehaviors = JsIsApple() != 0;
+  ImGui_ImplGlfw_InitForOpenGL(web->window, true);
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+  // Emscripten's GLFW has no clipboard: the app keeps its own, mirrored to navigator.clipboard on copy and filled
+  // from the page's paste events (kplace_app_paste).
+  io.SetClipboardTextFn = SetClipboard;
+  io.GetClipboardTextFn = GetClipboard;
+  io.ClipboardUserData = nullptr;
+
+  web->session.SetAsyncRunner(
+      [](std::uint64_t seq, const std::string& text) { JsRunInBackground(static_cast<int>(seq), text.c_str()); },
+      kAsyncThreshold);
+  web->session.SetExplainRunner([](std::uint64_t seq, const std::string& text, const std::string& pod) {
+    JsExplainInBackground(static_cast<int>(seq), text.c_str(), pod.c_str());
+  });
+
+  const int preset = kplace::app::DefaultPreset();
+  if (preset >= 0) kplace::app::LoadPreset(web->session, web->ui, preset);
+  NotifyIfNew();
+  emscripten_set_main_loop(Frame, 0, false);
+  return true;
+}
+
+}  // namespace kplace::webapp

@@ -1,0 +1,190 @@
+// The functions the web shell (web/kplace.js and its modules) calls on the app: window.kplace's load, text, result,
+// setMode, select, direct edits and undo, the Web Worker's answers, the embed's height, the test targets. Each
+// takes and gives plain C data; the app behind them is wasm/app_backend.h.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "app/model/json_text.h"
+#include "app/model/presets.h"
+#include "app/ui/ui.h"
+#include "nlohmann/json.hpp"
+#include "wasm/app_backend.h"
+
+using kplace::webapp::NotifyIfNew;
+using kplace::webapp::web;
+
+extern "C" {
+
+// Starts the app on the page's #canvas with the UI and editor fonts (TTF bytes, copied). Returns 0 when WebGL2 or
+// GLFW is unavailable.
+int kplace_app_start(const unsigned char* sans, int sans_len, const unsigned char* mono, int mono_len) {
+  return kplace::webapp::Start(sans, sans_len, mono, mono_len) ? 1 : 0;
+}
+
+// window.kplace.load(text): replaces the scenario and re-runs. Returns 1 when it ran, 0 on an input error, 2 when
+// it runs in the background (the result comes through onResult).
+int kplace_app_load(const char* text) {
+  if (!web) return 0;
+  const std::string_view view = text ? text : "";
+  const auto& presets = kplace::app::Presets();
+  web->ui.preset = -1;  // text from elsewhere, unless it is a preset's
+  for (std::size_t i = 0; i < presets.size(); ++i)
+    if (view == presets[i].text) web->ui.preset = static_cast<int>(i);
+  web->ui.preset_edited = false;
+  const bool ok = kplace::app::ReplaceText(web->session, web->ui, std::string(view));
+  NotifyIfNew();
+  return !ok ? 0 : web->session.running() ? 2 : 1;
+}
+
+// The Web Worker's answer to run seq (kplace-core's envelope). Returns 1 when it became the result on screen.
+int kplace_app_complete(int seq, const char* envelope) {
+  if (!web || !envelope) return 0;
+  const bool ok = web->session.Complete(static_cast<std::uint64_t>(seq), envelope);
+  NotifyIfNew();
+  return ok ? 1 : 0;
+}
+
+// The Web Worker's answer to an explanation request (kplace_explain's envelope) for snapshot seq.
+int kplace_app_explained(int seq, const char* pod, const char* envelope) {
+  if (!web || !pod || !envelope) return 0;
+  return web->session.CompleteExplanation(static_cast<std::uint64_t>(seq), pod, envelope) ? 1 : 0;
+}
+
+// The on-demand explanation of pod (JSON text) for the snapshot on screen, "" when there is none.
+const char* kplace_app_explanation(const char* pod) {
+  static std::string json;
+  const kplace::io::Json* ex = web && pod ? web->session.explanation(pod) : nullptr;
+  json = ex ? ex->dump() : "";
+  return json.c_str();
+}
+
+// 1 while a run is under way in the Web Worker.
+int kplace_app_running() { return web && web->session.running() ? 1 : 0; }
+
+// A direct edit, as the UI makes it: kind is "taintEffect" (effect "" cycles), "removeTaint", "cordon",
+// "uncordon" or "addToleration" (tolerate taint of node for pod). Returns 1 when the text changed.
+int kplace_app_edit(const char* kind, const char* node, int taint, const char* effect, const char* pod) {
+  if (!web || !kind || !node || taint < 0) return 0;
+  using Kind = kplace::app::Edit::Kind;
+  const std::string_view k = kind;
+  Kind kk;
+  if (k == "taintEffect") {
+    kk = Kind::TaintEffect;
+  } else if (k == "removeTaint") {
+    kk = Kind::RemoveTaint;
+  } else if (k == "cordon") {
+    kk = Kind::Cordon;
+  } else if (k == "uncordon") {
+    kk = Kind::Uncordon;
+  } else if (k == "addToleration") {
+    kk = Kind::AddToleration;
+  } else {
+    return 0;
+  }
+  const kplace::app::Edit edit{kk, node, static_cast<std::size_t>(taint), effect ? effect : "", pod ? pod : ""};
+  const bool ok = kplace::app::ApplyEdit(web->session, web->ui, edit);
+  NotifyIfNew();
+  return ok ? 1 : 0;
+}
+
+// Undoes the last direct edit. Returns 1 when there was one.
+int kplace_app_undo() {
+  if (!web) return 0;
+  const bool ok = kplace::app::UndoEdit(web->session, web->ui);
+  NotifyIfNew();
+  return ok ? 1 : 0;
+}
+
+// The last frame's clickable edit targets in CSS pixels: {"taint:gpu-1:0": [x0, y0, x1, y1], ...}.
+const char* kplace_app_targets() {
+  static std::string json;
+  nlohmann::json out = nlohmann::json::object();
+  const float s = web && web->scale > 0 ? web->scale : 1;
+  if (web)
+    for (const auto& [name, r] : web->ui.targets) out[name] = {r.x0 / s, r.y0 / s, r.x1 / s, r.y1 / s};
+  json = out.dump();
+  return json.c_str();
+}
+
+// Loads presets/<name>.json as the picker does. Returns 0 for an unknown name.
+int kplace_app_load_preset(const char* name) {
+  if (!web || !name) return 0;
+  const auto& presets = kplace::app::Presets();
+  for (std::size_t i = 0; i < presets.size(); ++i) {
+    if (presets[i].name != name) continue;
+    kplace::app::LoadPreset(web->session, web->ui, static_cast<int>(i));
+    NotifyIfNew();
+    return 1;
+  }
+  return 0;
+}
+
+const char* kplace_app_text() { return web ? web->session.text().c_str() : ""; }
+
+// The last good result (exactly `kplace run --format json`), "" before the first.
+const char* kplace_app_result() {
+  return web && web->session.snapshot() ? web->session.snapshot()->result_json.c_str() : "";
+}
+
+// The current input error, "" when the text ran.
+const char* kplace_app_error() { return web ? web->session.error().c_str() : ""; }
+
+// 1 when the result on screen belongs to an older text (the current one has an error).
+int kplace_app_stale() { return web && web->session.stale() ? 1 : 0; }
+
+// window.kplace.setMode(m): sets the Simulation's spec.mode in the text (nothing else changes) and re-runs.
+int kplace_app_set_mode(const char* mode) {
+  if (!web || !mode) return 0;
+  auto text = kplace::app::json_text::WithMode(web->session.text(), mode);
+  if (!text) return 0;
+  if (*text != web->session.text()) web->session.PushUndo();
+  const bool ok = kplace::app::ReplaceText(web->session, web->ui, std::move(*text));
+  NotifyIfNew();
+  return ok ? 1 : 0;
+}
+
+// The page's paste event: what the next Ctrl+V / Cmd+V in the app inserts.
+void kplace_app_paste(const char* text) {
+  if (web && text) web->clipboard = text;
+}
+
+// Selects a pod in the inspector ("" clears).
+void kplace_app_select(const char* pod) {
+  if (web) web->ui.selected_pod = pod ? pod : "";
+}
+
+// The pod selected in the inspector, "" when none (share links and autosave carry it).
+const char* kplace_app_selected() { return web ? web->ui.selected_pod.c_str() : ""; }
+
+// Embedded in another page (?embed=1): the cluster view and inspector first, the editor folded (a button in the
+// top bar brings it back). editable is the page's business (it reverts edits of read-only embeds).
+void kplace_app_set_embed(int editable) {
+  if (!web) return;
+  (void)editable;
+  web->ui.embed = true;
+  web->ui.editor_collapsed = true;
+  web->ui.fit_cluster = true;
+}
+
+// The height in CSS pixels that shows the top bar, every card of the cluster view at the current width and an
+// inspector below it, as laid out by the last frame (clamped to 320..1600; 0 before the first frame). It does not
+// depend on the canvas's height, so an iframe resized to it keeps it. Embeds post it to their parent page.
+int kplace_app_content_height() { return web ? web->content_height : 0; }
+
+// Frames drawn so far: lets tests hold a key for exactly one frame (ImGui 1.86 samples key state per frame).
+int kplace_app_frames() { return web ? web->frames : 0; }
+
+// The presets as JSON: [{"name", "title", "description"}].
+const char* kplace_app_presets() {
+  static std::string json;
+  if (json.empty()) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& p : kplace::app::Presets())
+      list.push_back({{"name", p.name}, {"title", p.title}, {"description", p.description}});
+    json = list.dump();
+  }
+  return json.c_str();
+}
+
+}  // extern "C"
