@@ -1,11 +1,13 @@
-// The layers of core/ only point down (docs/architecture.md): model <- scheduler <- karpenter <- sim <- io. A file
-// in one layer includes headers of its own layer or of layers below it, never above; nothing in core/ includes the
-// app, the CLI or the browser code.
+// The layers only point down (docs/architecture.md): core/model <- scheduler <- karpenter <- sim <- io <- app/model
+// <- app/ui <- wasm. A file in one layer of core/ includes headers of its own layer or of layers below it, never
+// above; nothing in core/ includes the app, the CLI or the browser code; the app model knows no ImGui.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/testing/table.h"
 
@@ -42,6 +44,28 @@ TEST(Layers, CoreIncludesPointDown) {
     }
   }
   EXPECT_GT(files, 50);
+}
+
+// The app's model has no ImGui and no browser code; its panels no browser code.
+TEST(Layers, AppModelIsPlainCpp) {
+  const std::filesystem::path root(KPLACE_SOURCE_DIR);
+  const std::pair<const char*, std::vector<std::string>> kRules[] = {
+      {"app/model", {"#include \"app/ui/", "#include \"wasm/", "#include \"cli/", "imgui", "emscripten"}},
+      {"app/ui", {"#include \"wasm/", "#include \"cli/", "emscripten"}},
+  };
+  for (const auto& [dir, banned] : kRules) {
+    int files = 0;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root / dir)) {
+      const std::string ext = e.path().extension().string();
+      if (!e.is_regular_file() || (ext != ".h" && ext != ".cpp")) continue;
+      ++files;
+      const std::string text = testing::ReadFile(e.path().string());
+      for (const auto& b : banned)
+        EXPECT_EQ(text.find(b), std::string::npos)
+            << std::filesystem::relative(e.path(), root).string() << " has " << b;
+    }
+    EXPECT_GT(files, 3) << dir;
+  }
 }
 
 }  // namespace
