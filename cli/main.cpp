@@ -200,6 +200,7 @@ int main(int argc, char** argv) {
     } else {
       out = format == "json" ? kplace::io::Dump(kplace::io::ResultToJson(result)) : kplace::cli::RenderTable(result);
     }
+    if (format != "json" && explain.empty()) out = kplace::io::ImportSummaryText(result.import) + out;
     std::cout << out;
     std::cout.flush();
     return std::cout ? 0 : 1;

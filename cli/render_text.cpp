@@ -76,7 +76,9 @@ std::string RenderTable(const sim::SimResult& result) {
       continue;
     }
     if (p.bound_at_start) continue;
-    if (!p.scheduling_gates.empty()) {
+    if (!p.other_scheduler.empty()) {
+      status = "Pending (schedulerName " + p.other_scheduler + ": not this scheduler's)";
+    } else if (!p.scheduling_gates.empty()) {
       status = "SchedulingGated";
     } else if (!p.node.empty()) {
       status = p.node_claim.empty() ? "Scheduled" : "Scheduled (new NodeClaim)";
@@ -115,6 +117,9 @@ std::string RenderExplanation(const sim::PodResult& pod, const sim::SimResult& r
     return out + "  preempted: deleted from " + pod.preempted_from + " to make room for " + pod.preempted_by +
            " (run --explain " + pod.preempted_by + " for the preemption)\n";
   if (pod.bound_at_start) return out + "  already bound to " + pod.node + " in the input (spec.nodeName)\n";
+  if (!pod.other_scheduler.empty())
+    return out + "  not scheduled: spec.schedulerName is \"" + pod.other_scheduler +
+           "\", which names no profile of this kube-scheduler; that scheduler places it\n";
   if (!pod.scheduling_gates.empty()) {
     out += "  not scheduled: spec.schedulingGates holds it out of the queue:";
     for (const auto& g : pod.scheduling_gates) out += " " + g;

@@ -12,41 +12,10 @@ std::size_t SkipSpace(std::string_view t, std::size_t i) {
   return i;
 }
 
-// t[i] is '"': the index just past the closing quote.
-std::size_t SkipString(std::string_view t, std::size_t i) {
-  for (++i; i < t.size(); ++i) {
-    if (t[i] == '\\')
-      ++i;
-    else if (t[i] == '"')
-      return i + 1;
-  }
-  return kNone;
-}
+std::size_t SkipValue(std::string_view t, std::size_t i, int max_depth) { return JsonValueEnd(t, i, max_depth); }
 
-// The end of the value starting at t[i]: brackets matched outside strings, scalars up to a delimiter. Fails when a
-// container nests more than max_depth levels (the whole-text parse applies the depth limit then).
-std::size_t SkipValue(std::string_view t, std::size_t i, int max_depth) {
-  if (i >= t.size()) return kNone;
-  if (t[i] == '"') return SkipString(t, i);
-  if (t[i] != '{' && t[i] != '[') {
-    while (i < t.size() && !IsSpace(t[i]) && t[i] != ',' && t[i] != ']' && t[i] != '}') ++i;
-    return i;
-  }
-  int depth = 0;
-  for (; i < t.size(); ++i) {
-    const char c = t[i];
-    if (c == '"') {
-      i = SkipString(t, i);
-      if (i == kNone) return kNone;
-      --i;
-    } else if (c == '{' || c == '[') {
-      if (++depth > max_depth) return kNone;
-    } else if (c == '}' || c == ']') {
-      if (--depth == 0) return i + 1;
-    }
-  }
-  return kNone;
-}
+// t[i] is '"': the index just past the closing quote.
+std::size_t SkipString(std::string_view t, std::size_t i) { return JsonValueEnd(t, i, 0); }
 
 }  // namespace
 
@@ -115,7 +84,7 @@ bool IncrementalScenarioParser::Split() {
   if (!layout) return false;
   // Everything but the items, syntax and List checks included: the text with an empty items array.
   std::string shell = text_.substr(0, layout->items_begin) + "[]" + text_.substr(layout->items_end);
-  ScenarioBuilder::Items(ParseJsonText(shell));
+  if (!builder_.BeginList(ParseJsonText(shell))) return false;
   elements_ = std::move(layout->elements);
   return true;
 }

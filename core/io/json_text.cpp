@@ -103,12 +103,27 @@ bool MayNestDeeperThan(std::string_view text, int limit) {
   return false;
 }
 
-}  // namespace
+bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
-Json ParseJsonText(std::string_view text) {
-  if (text.size() > kMaxInputBytes)
-    throw InputError("input is " + std::to_string(text.size()) + " bytes; the limit is " +
-                     std::to_string(kMaxInputBytes));
+std::size_t SkipSpace(std::string_view t, std::size_t i) {
+  while (i < t.size() && IsSpace(t[i])) ++i;
+  return i;
+}
+
+// t[i] is '"': the index just past the closing quote.
+std::size_t SkipString(std::string_view t, std::size_t i) {
+  for (++i; i < t.size(); ++i) {
+    if (t[i] == '\\')
+      ++i;
+    else if (t[i] == '"')
+      return i + 1;
+  }
+  return std::string_view::npos;
+}
+
+// Parses text[begin, end); error positions count from the start of text.
+Json ParseJsonRange(std::string_view whole, std::size_t begin, std::size_t end) {
+  const std::string_view text = whole.substr(begin, end - begin);
   struct DepthError {
     std::size_t depth;
   };
@@ -125,7 +140,7 @@ Json ParseJsonText(std::string_view text) {
   } catch (const Json::parse_error& e) {
     // e.byte is 1-based and points just past the offending character.
     std::size_t pos = e.byte == 0 ? 0 : e.byte - 1;
-    auto [line, col] = LineColumn(text, pos);
+    auto [line, col] = LineColumn(whole, begin + pos);
     std::string what = e.what();
     // Drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: " prefix.
     auto colon = what.find(": ");
@@ -143,12 +158,71 @@ Json ParseJsonText(std::string_view text) {
     if (open_quote != std::string::npos && what.back() == '\'') {
       std::string token = what.substr(open_quote + 1, what.size() - open_quote - 2);
       if (auto pos = FindNumberToken(text, token)) {
-        auto [line, col] = LineColumn(text, *pos);
+        auto [line, col] = LineColumn(whole, begin + *pos);
         where = " at line " + std::to_string(line) + ", column " + std::to_string(col);
       }
     }
     throw InputError("invalid JSON" + where + ": " + what);
   }
+}
+
+}  // namespace
+
+void CheckInputSize(std::size_t bytes) {
+  if (bytes > kMaxInputBytes)
+    throw InputError("input is " + std::to_string(bytes) + " bytes; the limit is " + std::to_string(kMaxInputBytes));
+}
+
+std::size_t JsonValueEnd(std::string_view t, std::size_t i, int max_depth) {
+  constexpr std::size_t kNone = std::string_view::npos;
+  if (i >= t.size()) return kNone;
+  if (t[i] == '"') return SkipString(t, i);
+  if (t[i] != '{' && t[i] != '[') {
+    while (i < t.size() && !IsSpace(t[i]) && t[i] != ',' && t[i] != ']' && t[i] != '}') ++i;
+    return i;
+  }
+  int depth = 0;
+  for (; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '"') {
+      i = SkipString(t, i);
+      if (i == kNone) return kNone;
+      --i;
+    } else if (c == '{' || c == '[') {
+      if (++depth > max_depth) return kNone;
+    } else if (c == '}' || c == ']') {
+      if (--depth == 0) return i + 1;
+    }
+  }
+  return kNone;
+}
+
+Json ParseJsonText(std::string_view text) {
+  CheckInputSize(text.size());
+  return ParseJsonRange(text, 0, text.size());
+}
+
+std::vector<Json> ParseJsonDocuments(std::string_view text) {
+  CheckInputSize(text.size());
+  std::vector<Json> docs;
+  std::size_t i = SkipSpace(text, 0);
+  if (i == text.size()) return {ParseJsonRange(text, 0, text.size())};  // empty: the parser's own error
+  while (i < text.size()) {
+    // Containers are split by a scan; a scalar, or a container the scan cannot end, is parsed with the rest of
+    // the text so the parser reports the error where it is.
+    // Only a container followed by another container splits: anything else is parsed to the end of the text, so
+    // trailing garbage gets the parser's own "expected end of input".
+    std::size_t end =
+        text[i] == '{' || text[i] == '[' ? JsonValueEnd(text, i, kMaxJsonDepth + 1) : std::string_view::npos;
+    if (end != std::string_view::npos) {
+      const std::size_t next = SkipSpace(text, end);
+      if (next == text.size() || (text[next] != '{' && text[next] != '[')) end = std::string_view::npos;
+    }
+    if (end == std::string_view::npos) end = text.size();
+    docs.push_back(ParseJsonRange(text, i, end));
+    i = SkipSpace(text, end);
+  }
+  return docs;
 }
 
 }  // namespace kplace::io

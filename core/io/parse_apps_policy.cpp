@@ -100,18 +100,48 @@ Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r) 
     return w;
   }
   if (!spec) s.Fail("required");
-  if (kind != "DaemonSet") {
+  if (kind == "Job") {
+    // batch/v1 Job: parallelism (default 1), completions (absent: a work queue), suspend; status.succeeded.
+    w.replicas = static_cast<std::int32_t>(s.Int(*spec, "parallelism", 0, kMaxPods).value_or(1));
+    if (auto c = s.Int(*spec, "completions", 0, INT32_MAX)) w.completions = static_cast<std::int32_t>(*c);
+    w.suspend = s.Bool(*spec, "suspend").value_or(false);
+    if (const Json* st = r.Object(v, "status"))
+      w.succeeded = static_cast<std::int32_t>(r.Field("status").Int(*st, "succeeded", 0, INT32_MAX).value_or(0));
+  } else if (kind != "DaemonSet") {
     auto rep = s.Int(*spec, "replicas", 0, kMaxPods);
     w.replicas = static_cast<std::int32_t>(rep.value_or(1));
   }
-  auto sel = spec->find("selector");
-  if (sel == spec->end() || sel->is_null()) s.Field("selector").Fail("required");
-  w.selector = s.Field("selector").AsLabelSelector(*sel);
   const Json* tmpl = s.Object(*spec, "template");
+  auto sel = spec->find("selector");
+  const bool generated_selector = kind == "Job" && (sel == spec->end() || sel->is_null());
+  if (!generated_selector) {
+    if (sel == spec->end() || sel->is_null()) s.Field("selector").Fail("required");
+    w.selector = s.Field("selector").AsLabelSelector(*sel);
+  }
   if (!tmpl) s.Field("template").Fail("required");
   Reader tr = s.Field("template");
   Pod pod = ParsePod(*tmpl, tr);
   pod.meta.namespace_ = w.meta.namespace_;
+  if (generated_selector) {
+    // The API server gives a Job without manualSelector a selector on its uid and labels its pod template with
+    // the Job's name and uid (pkg/registry/batch/job/strategy.go generateSelector).
+    std::vector<std::pair<std::string, std::string>> labels = {{"batch.kubernetes.io/job-name", w.meta.name},
+                                                               {"job-name", w.meta.name}};
+    if (!w.meta.uid.empty()) {
+      labels.emplace_back("batch.kubernetes.io/controller-uid", w.meta.uid);
+      labels.emplace_back("controller-uid", w.meta.uid);
+    }
+    for (const auto& [k, val] : labels) {
+      pod.meta.labels.Set(Intern(k), Intern(val));
+      pod.meta.label_text[k] = val;
+    }
+    w.selector.nil = false;
+    w.selector.requirements.push_back(
+        {Intern(w.meta.uid.empty() ? "batch.kubernetes.io/job-name" : "batch.kubernetes.io/controller-uid"),
+         SelectorOp::In,
+         {Intern(w.meta.uid.empty() ? w.meta.name : w.meta.uid)},
+         0});
+  }
   if (!w.selector.Matches(pod.meta.labels))
     tr.Field("metadata").Field("labels").Fail("`selector` does not match template `labels`");
   w.pod_template = std::move(pod);

@@ -411,6 +411,7 @@ Pod ParsePod(const Json& v, const Reader& r) {
     if (const Json* res = s.Object(*spec, "resources"))
       pod.resources = ParsePodLevelResources(*res, s.Field("resources"));
     pod.node_name = s.String(*spec, "nodeName").value_or("");
+    if (auto sn = s.String(*spec, "schedulerName"); sn && !sn->empty()) pod.scheduler_name = *sn;
     if (const Json* ns = s.Object(*spec, "nodeSelector")) {
       Labels l = s.Field("nodeSelector").AsLabels(*ns);
       pod.node_selector = l.entries();

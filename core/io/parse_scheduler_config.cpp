@@ -1,5 +1,6 @@
 // KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1): profiles, plugin sets and plugin args.
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -156,12 +157,30 @@ SchedulerConfig ParseSchedulerConfig(const Json& v, const Reader& r, std::vector
     cfg.percentage_of_nodes_to_score = static_cast<std::int32_t>(*p);
   const Json* profiles = r.Array(v, "profiles");
   if (!profiles || profiles->empty()) return cfg;
-  if (profiles->size() > 1) warnings.push_back("KubeSchedulerConfiguration: only profiles[0] is simulated");
   Reader pr = r.Field("profiles").Index(0);
   const Json& prof = (*profiles)[0];
   pr.ExpectObject(prof);
   auto& profile = cfg.profile;
   profile.scheduler_name = pr.String(prof, "schedulerName").value_or("default-scheduler");
+  if (profiles->size() > 1) {
+    std::vector<std::string> names;
+    for (std::size_t i = 1; i < profiles->size(); ++i) {
+      Reader ri = r.Field("profiles").Index(i);
+      ri.ExpectObject((*profiles)[i]);
+      auto name = ri.String((*profiles)[i], "schedulerName").value_or("");
+      // validation.go validateKubeSchedulerProfile / the duplicate check in ValidateKubeSchedulerConfiguration.
+      if (name.empty()) ri.Field("schedulerName").Fail("Required value");
+      if (name == profile.scheduler_name ||
+          std::find(cfg.other_profiles.begin(), cfg.other_profiles.end(), name) != cfg.other_profiles.end())
+        ri.Field("schedulerName").Fail("Duplicate value: \"" + name + "\"");
+      cfg.other_profiles.push_back(name);
+      names.push_back("\"" + name + "\"");
+    }
+    std::string list;
+    for (std::size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
+    warnings.push_back("KubeSchedulerConfiguration: only profiles[0] is simulated; pods of " + list +
+                       " are left pending");
+  }
   if (auto p = pr.Int(prof, "percentageOfNodesToScore", 0, 100))
     profile.percentage_of_nodes_to_score = static_cast<std::int32_t>(*p);
   if (const Json* plugins = pr.Object(prof, "plugins")) {

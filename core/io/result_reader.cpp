@@ -150,7 +150,9 @@ sim::PodResult Pod(const std::string& key, const Json& p) {
     r.preempted_from = Str(*pre, "node");
     return r;
   }
-  if (p.is_object() && p.contains("schedulingGated")) {
+  if (p.is_object() && p.contains("otherScheduler")) {
+    r.other_scheduler = Str(p, "otherScheduler");
+  } else if (p.is_object() && p.contains("schedulingGated")) {
     r.scheduling_gates = Strs(p, "schedulingGated");
   } else if (auto node = Str(p, "node"); !node.empty()) {
     r.node = node;
@@ -219,9 +221,35 @@ void ClusterLoop(const Json& j, sim::SimResult& r) {
 
 }  // namespace
 
+namespace {
+
+ImportSummary ImportFromJson(const Json& j) {
+  ImportSummary in;
+  auto n = [&](const char* key) { return static_cast<std::size_t>(Num(j, key)); };
+  in.nodes = n("nodes");
+  in.pods_bound = n("podsBound");
+  in.pods_pending = n("podsPending");
+  in.other_scheduler = n("otherScheduler");
+  in.finished_pods = n("finishedPods");
+  in.terminating_pods = n("terminatingPods");
+  in.controller_pods_kept = n("controllerPodsKept");
+  in.workloads_represented = n("deploymentsRepresentedByReplicaSets");
+  in.generated_names = n("generatedNames");
+  in.documents = n("documents");
+  in.shape = Str(j, "shape");
+  if (const Json* kinds = ObjectAt(j, "notSimulated"))
+    for (auto it = kinds->begin(); it != kinds->end(); ++it)
+      in.ignored_kinds.emplace_back(it.key(), it->is_number() ? it->get<std::size_t>() : 0);
+  in.converted = Strs(j, "converted");
+  return in;
+}
+
+}  // namespace
+
 sim::SimResult ResultFromJson(const Json& j) {
   sim::SimResult r;
   r.warnings = Strs(j, "warnings");
+  if (const Json* in = ObjectAt(j, "import")) r.import = ImportFromJson(*in);
   // karpenter mode's document has no preemptions (nor kube-scheduler's events).
   if (!j.is_object() || !j.contains("preemptions")) {
     r.mode = Mode::Karpenter;

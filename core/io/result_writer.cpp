@@ -118,9 +118,26 @@ void AddClusterLoop(const sim::SimResult& result, Json& out) {
   out["cost"] = CostJson(result.hourly_price);
 }
 
-}  // namespace
+Json ImportJson(const ImportSummary& in) {
+  Json j = {{"nodes", in.nodes},
+            {"podsBound", in.pods_bound},
+            {"podsPending", in.pods_pending},
+            {"otherScheduler", in.other_scheduler},
+            {"finishedPods", in.finished_pods},
+            {"terminatingPods", in.terminating_pods},
+            {"controllerPodsKept", in.controller_pods_kept},
+            {"deploymentsRepresentedByReplicaSets", in.workloads_represented},
+            {"generatedNames", in.generated_names},
+            {"documents", in.documents}};
+  if (!in.shape.empty()) j["shape"] = in.shape;
+  Json kinds = Json::object();
+  for (const auto& [kind, n] : in.ignored_kinds) kinds[kind] = n;
+  j["notSimulated"] = std::move(kinds);
+  if (!in.converted.empty()) j["converted"] = in.converted;
+  return j;
+}
 
-Json ResultToJson(const sim::SimResult& result) {
+Json ResultBodyJson(const sim::SimResult& result) {
   if (result.karpenter) {
     const karpenter::Result& k = *result.karpenter;
     Json pods = Json::object();
@@ -145,7 +162,9 @@ Json ResultToJson(const sim::SimResult& result) {
       continue;
     }
     if (p.bound_at_start) continue;
-    if (!p.scheduling_gates.empty()) {
+    if (!p.other_scheduler.empty()) {
+      entry["otherScheduler"] = p.other_scheduler;
+    } else if (!p.scheduling_gates.empty()) {
       entry["schedulingGated"] = p.scheduling_gates;
     } else if (!p.node.empty()) {
       entry["node"] = p.node;
@@ -191,6 +210,44 @@ Json ResultToJson(const sim::SimResult& result) {
   out["events"] = std::move(events);
   if (!result.rounds.empty()) AddClusterLoop(result, out);
   if (!result.warnings.empty()) out["warnings"] = result.warnings;
+  return out;
+}
+
+}  // namespace
+
+std::string ImportSummaryText(const ImportSummary& in) {
+  if (!in.Noteworthy()) return "";
+  auto n = [](std::size_t count, const char* one, const char* many) {
+    return std::to_string(count) + " " + (count == 1 ? one : many);
+  };
+  std::string out = "Imported " + (in.shape.empty() ? std::string("a List") : in.shape) + ": " +
+                    n(in.nodes, "node", "nodes") + ", " + n(in.pods_bound, "pod", "pods") + " bound, " +
+                    std::to_string(in.pods_pending) + " pending";
+  if (in.other_scheduler) out += " (" + std::to_string(in.other_scheduler) + " left to another scheduler)";
+  if (in.finished_pods)
+    out += "; " + n(in.finished_pods, "finished pod", "finished pods") + " (Succeeded/Failed) hold nothing";
+  if (in.terminating_pods)
+    out += "; " +
+           n(in.terminating_pods, "terminating pod still holds its node", "terminating pods still hold their nodes");
+  if (in.controller_pods_kept)
+    out += "; " + n(in.controller_pods_kept, "pod", "pods") + " of listed controllers not created again";
+  if (in.workloads_represented)
+    out += "; " + n(in.workloads_represented, "Deployment represented by its ReplicaSets",
+                    "Deployments represented by their ReplicaSets");
+  if (in.generated_names) out += "; " + n(in.generated_names, "name", "names") + " generated from generateName";
+  if (!in.ignored_kinds.empty()) {
+    out += "; not simulated:";
+    for (std::size_t i = 0; i < in.ignored_kinds.size(); ++i)
+      out += (i ? ", " : " ") + in.ignored_kinds[i].first + " " + std::to_string(in.ignored_kinds[i].second);
+  }
+  out += ".\n";
+  for (const auto& c : in.converted) out += c + "\n";
+  return out;
+}
+
+Json ResultToJson(const sim::SimResult& result) {
+  Json out = ResultBodyJson(result);
+  if (result.import.Noteworthy()) out["import"] = ImportJson(result.import);
   return out;
 }
 

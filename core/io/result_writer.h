@@ -20,6 +20,10 @@ Json ClusterExplanationToJson(const sim::SimResult& result, const sim::PodResult
 // The explanation the mode records: Karpenter's (karpenter mode), kube-scheduler's plus Karpenter's rounds
 // (cluster mode with NodePools) or kube-scheduler's.
 Json PodExplanationToJson(const sim::SimResult& result, const sim::PodResult& pod);
+// One paragraph saying what kplace made of an imported dump (the result's "import"): nodes, pods bound and pending,
+// pods left to another scheduler, finished and terminating pods, controller pods not created again, kinds not
+// simulated. Empty when there is nothing to say (a hand-written List).
+std::string ImportSummaryText(const ImportSummary& in);
 // Pretty JSON text with a trailing newline.
 std::string Dump(const Json& j);
 

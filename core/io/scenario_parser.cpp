@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 namespace kplace::io {
 
@@ -36,30 +37,183 @@ Simulation ParseSimulation(const Json& v, const Reader& r) {
   return sim;
 }
 
-Scenario ParseScenario(std::string_view text) { return ParseScenarioJson(ParseJsonText(text)); }
-
-const Json& ScenarioBuilder::Items(const Json& doc) {
-  Reader root("", "");
-  if (!doc.is_object()) root.Fail("the scenario must be a JSON object (a Kubernetes List), got " + JsonTypeName(doc));
-  auto kind = root.String(doc, "kind").value_or("");
-  if (kind.size() < 4 || kind.compare(kind.size() - 4, 4, "List") != 0)
-    root.Field("kind").Fail("expected \"List\", got \"" + kind + "\"");
-  const Json* items = root.Array(doc, "items");
-  if (!items) root.Field("items").Fail("required");
-  return *items;
-}
+Scenario ParseScenario(std::string_view text) { return ParseScenarioDocuments(ParseJsonDocuments(text)); }
 
 Scenario ParseScenarioJson(const Json& doc) {
-  const Json& items = ScenarioBuilder::Items(doc);
   ScenarioBuilder builder;
-  for (std::size_t i = 0; i < items.size(); ++i) builder.Add(items[i], i);
+  builder.AddDocument(doc, "");
   return builder.Finish();
 }
 
-void ScenarioBuilder::Add(const Json& item, std::size_t i) {
+Scenario ParseScenarioDocuments(const std::vector<Json>& docs) {
+  ScenarioBuilder builder;
+  for (std::size_t d = 0; d < docs.size(); ++d)
+    builder.AddDocument(docs[d], docs.size() == 1 ? "" : "document " + std::to_string(d + 1));
+  Scenario sc = builder.Finish();
+  if (docs.size() > 1) {
+    sc.import.documents = docs.size();
+    sc.import.shape = std::to_string(docs.size()) + " documents";
+  }
+  return sc;
+}
+
+namespace {
+
+bool EndsWithList(const std::string& kind) { return kind.size() >= 4 && kind.compare(kind.size() - 4, 4, "List") == 0; }
+
+// A list: kind List or <Kind>List, or no kind at all, with an items array (kubectl's List, the API server's typed
+// lists, `kubectl get --raw` output).
+bool IsList(const Json& v) {
+  if (!v.is_object()) return false;
+  auto items = v.find("items");
+  if (items == v.end() || !items->is_array()) return false;
+  auto k = v.find("kind");
+  if (k == v.end() || k->is_null()) return true;
+  return k->is_string() && EndsWithList(k->get_ref<const std::string&>());
+}
+
+bool IsNamespaced(const std::string& kind) {
+  static const std::set<std::string> kNamespaced = {"Pod",        "PodDisruptionBudget", "DaemonSet", "Deployment",
+                                                    "ReplicaSet", "StatefulSet",         "Service",   "Job"};
+  return kNamespaced.count(kind) > 0;
+}
+
+}  // namespace
+
+void ScenarioBuilder::AddDocument(const Json& doc, const std::string& prefix) {
+  if (!doc.is_object() && !doc.is_array())
+    Reader(prefix, "").Fail("expected a Kubernetes object, a List or an array of them, got " + JsonTypeName(doc));
+  if (doc.is_object() && !IsList(doc)) {
+    // A lone object that looks like a list but is not one: say why, as the List check always did.
+    if (auto k = doc.find("kind"); k != doc.end() && k->is_string() && EndsWithList(k->get<std::string>())) {
+      Reader r(prefix, "");
+      auto items = doc.find("items");
+      if (items == doc.end() || items->is_null()) r.Field("items").Fail("required");
+      r.Field("items").Fail("expected array, got " + JsonTypeName(*items));
+    }
+  }
+  const std::size_t before = next_index_;
+  Flatten(doc, prefix, "", "");
+  if (!doc.is_object() || !IsList(doc) || !doc.contains("kind") || doc["kind"] != "List") {
+    if (sc_.import.shape.empty()) {
+      if (doc.is_array())
+        sc_.import.shape = "a JSON array";
+      else if (IsList(doc))
+        sc_.import.shape =
+            doc.contains("kind") && doc["kind"].is_string() ? doc["kind"].get<std::string>() : "a list without kind";
+      else if (next_index_ - before == 1)
+        sc_.import.shape = "a single object";
+    }
+  }
+}
+
+void ScenarioBuilder::Flatten(const Json& v, const std::string& path, const std::string& kind,
+                              const std::string& api_version) {
+  if (v.is_array()) {
+    for (std::size_t i = 0; i < v.size(); ++i)
+      Flatten(v[i], path.empty() ? "[" + std::to_string(i) + "]" : path + "[" + std::to_string(i) + "]", "", "");
+    return;
+  }
+  if (IsList(v)) {
+    std::string list_kind, item_kind, item_api;
+    if (auto k = v.find("kind"); k != v.end() && k->is_string()) list_kind = k->get<std::string>();
+    if (list_kind != "List" && EndsWithList(list_kind)) {
+      item_kind = list_kind.substr(0, list_kind.size() - 4);
+      if (auto a = v.find("apiVersion"); a != v.end() && a->is_string()) item_api = a->get<std::string>();
+    }
+    const Json& items = v["items"];
+    const std::string base = path.empty() ? "items" : (path.back() == ']' ? path + ".items" : path + ", items");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const std::string at = base + "[" + std::to_string(i) + "]";
+      if (items[i].is_array() || IsList(items[i]))
+        Flatten(items[i], at, "", "");
+      else
+        AddObject(items[i], at, item_kind, item_api);
+    }
+    return;
+  }
+  AddObject(v, path.empty() ? "object" : path, kind, api_version);
+}
+
+bool ScenarioBuilder::BeginList(const Json& list) {
+  if (!IsList(list)) return false;
+  list_kind_.clear();
+  list_api_version_.clear();
+  std::string kind;
+  if (auto k = list.find("kind"); k != list.end() && k->is_string()) kind = k->get<std::string>();
+  if (kind != "List" && EndsWithList(kind)) {
+    list_kind_ = kind.substr(0, kind.size() - 4);
+    if (auto a = list.find("apiVersion"); a != list.end() && a->is_string()) list_api_version_ = a->get<std::string>();
+  }
+  if (kind != "List" && sc_.import.shape.empty()) sc_.import.shape = kind.empty() ? "a list without kind" : kind;
+  return true;
+}
+
+void ScenarioBuilder::Add(const Json& item, std::size_t index) {
+  const std::string label = "items[" + std::to_string(index) + "]";
+  if (item.is_array() || IsList(item))
+    Flatten(item, label, "", "");
+  else
+    AddObject(item, label, list_kind_, list_api_version_);
+}
+
+std::string ScenarioBuilder::GenerateName(const std::string& kind, const std::string& ns, const std::string& base) {
+  // names.SimpleNameGenerator (apiserver/pkg/storage/names): the prefix cut to 58 characters plus 5 random
+  // characters from utilrand's alphabet. kplace derives them from the prefix and a counter, so the same input
+  // gives the same names.
+  static constexpr char kAlphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+  const std::string prefix = base.substr(0, std::min<std::size_t>(base.size(), 58));
+  const bool namespaced = IsNamespaced(kind);
+  for (std::uint64_t n = 0;; ++n) {
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over prefix and counter
+    for (char c : prefix + "#" + std::to_string(n)) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    std::string name = prefix;
+    for (int k = 0; k < 5; ++k, h /= 27) name += kAlphabet[h % 27];
+    if (!seen_.count(kind + " " + (namespaced ? ns + "/" : "") + name)) return name;
+  }
+}
+
+void ScenarioBuilder::AddObject(const Json& given, const std::string& label, const std::string& implied_kind,
+                                const std::string& implied_api_version) {
   Scenario& sc = sc_;
   auto& seen = seen_;
-  std::string label = "items[" + std::to_string(i) + "]";
+  const std::size_t i = next_index_++;
+  if (label != "items[" + std::to_string(i) + "]") plain_ = false;
+  if (!plain_) {
+    if (sc.item_labels.empty())
+      for (std::size_t k = 0; k < i; ++k) sc.item_labels.push_back("items[" + std::to_string(k) + "]");
+    sc.item_labels.push_back(label);
+  }
+  const Json* itemp = &given;
+  Json completed;  // a copy, only when the item needs its kind or name filled in
+  if (given.is_object()) {
+    auto k = given.find("kind");
+    const bool no_kind = k == given.end() || k->is_null();
+    auto m = given.find("metadata");
+    std::string base;
+    if (m != given.end() && m->is_object()) {
+      auto n = m->find("name"), g = m->find("generateName");
+      if ((n == m->end() || n->is_null() || (n->is_string() && n->get_ref<const std::string&>().empty())) &&
+          g != m->end() && g->is_string())
+        base = g->get<std::string>();
+    }
+    if ((no_kind && !implied_kind.empty()) || !base.empty()) {
+      completed = given;
+      if (no_kind && !implied_kind.empty()) {
+        completed["kind"] = implied_kind;
+        if (!completed.contains("apiVersion") && !implied_api_version.empty())
+          completed["apiVersion"] = implied_api_version;
+      }
+      if (!base.empty()) {
+        std::string ns;
+        if (auto n = m->find("namespace"); n != m->end() && n->is_string()) ns = n->get<std::string>();
+        completed["metadata"]["name"] = GenerateName(completed.value("kind", ""), ns.empty() ? "default" : ns, base);
+        ++sc.import.generated_names;
+      }
+      itemp = &completed;
+    }
+  }
+  const Json& item = *itemp;
   if (!item.is_object()) Reader(label, "").Fail("expected object, got " + JsonTypeName(item));
   std::string item_kind, name, ns;
   auto kind_it = item.find("kind");
@@ -68,11 +222,13 @@ void ScenarioBuilder::Add(const Json& item, std::size_t i) {
     if (auto n = m->find("name"); n != m->end() && n->is_string()) name = n->get<std::string>();
     if (auto n = m->find("namespace"); n != m->end() && n->is_string()) ns = n->get<std::string>();
   }
-  static const std::set<std::string> kNamespaced = {"Pod",        "PodDisruptionBudget", "DaemonSet", "Deployment",
-                                                    "ReplicaSet", "StatefulSet",         "Service"};
-  bool namespaced = kNamespaced.count(item_kind) > 0;
+  bool namespaced = IsNamespaced(item_kind);
   if (namespaced && ns.empty()) ns = "default";
-  Reader r(label + " (" + Describe(item_kind, ns, name) + ")", "");
+  // A whole document without kind or name is named by its label alone ("object (object)" says nothing).
+  Reader r(item_kind.empty() && name.empty() && label.rfind("items[", 0) != 0
+               ? label
+               : label + " (" + Describe(item_kind, ns, name) + ")",
+           "");
   if (kind_it != item.end() && !kind_it->is_null() && !kind_it->is_string())
     r.Field("kind").Fail("expected string, got " + JsonTypeName(*kind_it));
   if (item_kind.empty()) r.Field("kind").Fail("required");
@@ -114,7 +270,7 @@ void ScenarioBuilder::Add(const Json& item, std::size_t i) {
     check_duplicate();
     sc.pdbs.push_back(std::move(pdb));
   } else if (item_kind == "Deployment" || item_kind == "ReplicaSet" || item_kind == "StatefulSet" ||
-             item_kind == "DaemonSet" || item_kind == "Service") {
+             item_kind == "DaemonSet" || item_kind == "Service" || item_kind == "Job") {
     Workload w = ParseWorkload(item_kind, item, r);
     w.item_index = static_cast<int>(i);
     check_duplicate();
@@ -141,43 +297,130 @@ void ScenarioBuilder::Add(const Json& item, std::size_t i) {
     have_sim_ = true;
     sc.simulation = ParseSimulation(item, r);
   } else {
-    sc.warnings.push_back(label + ": kind \"" + item_kind + "\" is not simulated; ignored");
+    if (ignored_[item_kind]++ == 0) {
+      ignored_first_[item_kind] = label;
+      sc.warnings.push_back(label + ": kind \"" + item_kind + "\" is not simulated; ignored");
+    }
   }
 }
 
 Scenario ScenarioBuilder::Finish() {
+  for (const auto& [kind, count] : ignored_) {
+    if (count < 2) continue;
+    const std::string first = ignored_first_[kind] + ": kind \"" + kind + "\" is not simulated; ignored";
+    for (auto& w : sc_.warnings)
+      if (w == first) w += " (and " + std::to_string(count - 1) + " more " + kind + " items)";
+  }
+  for (const auto& [kind, count] : ignored_) sc_.import.ignored_kinds.emplace_back(kind, count);
+  if (plain_) sc_.item_labels.clear();
+  ExpandWorkloads();
+  return std::move(sc_);
+}
+
+namespace {
+
+// A pod its controller counts as one of its replicas: not finished and not being deleted (controller.IsPodActive,
+// pkg/controller/controller_utils.go).
+bool Active(const Pod& p) { return !p.Terminal() && !p.meta.deleting; }
+
+std::string OwnerKey(const std::string& kind, const std::string& ns, const std::string& name) {
+  return kind + " " + ns + "/" + name;
+}
+
+}  // namespace
+
+void ScenarioBuilder::ExpandWorkloads() {
   Scenario& sc = sc_;
   auto& seen = seen_;
-  // Expand Deployments, ReplicaSets and StatefulSets into pending pods <name>-<i>.
-  std::int64_t total = static_cast<std::int64_t>(sc.pods.size());
+  // The settled state: the pods each listed controller already has. A Deployment's pods belong to its ReplicaSets,
+  // named <deployment>-<pod-template-hash>; when those ReplicaSets are not listed, the hash label ties the pods to
+  // the Deployment.
+  std::unordered_map<std::string, std::int32_t> active;  // controller key -> active pods it owns
+  std::set<std::string> listed;                          // controller keys of the workloads given
+  std::set<std::string> represented;                     // Deployments whose ReplicaSets are given
   for (const auto& w : sc.workloads) {
-    if (w.kind != "Deployment" && w.kind != "ReplicaSet" && w.kind != "StatefulSet") continue;
-    total += w.replicas;
-    Reader r("items[" + std::to_string(w.item_index) + "] (" + Describe(w.kind, w.meta.namespace_, w.meta.name) + ")",
-             "");
-    if (total > kMaxPods)
-      r.Field("spec.replicas").Fail("the scenario would have more than " + std::to_string(kMaxPods) + " pods");
-    for (std::int32_t i = 0; i < w.replicas; ++i) {
+    listed.insert(OwnerKey(w.kind, w.meta.namespace_, w.meta.name));
+    if (w.kind != "ReplicaSet") continue;
+    if (const OwnerReference* o = w.meta.Controller(); o && o->kind == "Deployment")
+      represented.insert(OwnerKey("Deployment", w.meta.namespace_, o->name));
+  }
+  for (const auto& p : sc.pods) {
+    if (p.Terminal()) ++sc.import.finished_pods;
+    if (p.meta.deleting && !p.node_name.empty() && !p.Terminal()) ++sc.import.terminating_pods;
+    const OwnerReference* o = p.meta.Controller();
+    if (!o || p.Terminal()) continue;
+    std::string key = OwnerKey(o->kind, p.meta.namespace_, o->name);
+    bool kept = listed.count(key) > 0;
+    if (Active(p)) ++active[key];
+    if (o->kind == "ReplicaSet") {
+      const std::string& hash =
+          p.meta.label_text.count("pod-template-hash") ? p.meta.label_text.at("pod-template-hash") : std::string();
+      if (!hash.empty() && o->name.size() > hash.size() + 1 &&
+          o->name.compare(o->name.size() - hash.size() - 1, std::string::npos, "-" + hash) == 0) {
+        std::string deployment =
+            OwnerKey("Deployment", p.meta.namespace_, o->name.substr(0, o->name.size() - hash.size() - 1));
+        if (Active(p)) ++active[deployment];
+        kept = kept || (listed.count(deployment) > 0 && !represented.count(deployment));
+      }
+    }
+    if (kept) ++sc.import.controller_pods_kept;
+  }
+
+  // Expand what each controller would still create: Deployments (unless their ReplicaSets are given), ReplicaSets,
+  // StatefulSets (the missing ordinals) and Jobs into pending pods <name>-<i>, skipping names in use.
+  std::int64_t total = static_cast<std::int64_t>(sc.pods.size());
+  std::unordered_set<std::string> given;  // namespace/name of the pods in the input
+  for (const auto& p : sc.pods) given.insert(p.meta.namespace_ + "/" + p.meta.name);
+  for (const auto& w : sc.workloads) {
+    if (w.kind != "Deployment" && w.kind != "ReplicaSet" && w.kind != "StatefulSet" && w.kind != "Job") continue;
+    const std::string key = OwnerKey(w.kind, w.meta.namespace_, w.meta.name);
+    if (w.kind == "Deployment" && represented.count(key)) {
+      ++sc.import.workloads_represented;
+      continue;
+    }
+    Reader r(sc.ItemLabel(w.item_index) + " (" + Describe(w.kind, w.meta.namespace_, w.meta.name) + ")", "");
+    std::int32_t want = w.replicas;
+    const std::int32_t have = active.count(key) ? active[key] : 0;
+    if (w.kind == "Job") {
+      // The Job controller's wanted active pods (pkg/controller/job/job_controller.go manageJob): parallelism, at
+      // most the completions still missing; none when suspended, or when a work queue (no completions) has had a
+      // success.
+      if (w.suspend)
+        want = 0;
+      else if (w.completions)
+        want = std::min(want, std::max(0, *w.completions - w.succeeded));
+      else if (w.succeeded > 0)
+        want = 0;
+    }
+    // A StatefulSet creates each missing ordinal (a pod named <set>-<i> is that replica); the others create the
+    // missing count under names that skip existing pods (their controllers' random suffixes never collide).
+    const bool ordinals = w.kind == "StatefulSet";
+    const std::int32_t create = ordinals ? w.replicas : std::max(0, want - have);
+    for (std::int32_t i = 0, made = 0; ordinals ? i < w.replicas : made < create; ++i) {
+      std::string name = w.meta.name + "-" + std::to_string(i);
+      if (given.count(w.meta.namespace_ + "/" + name)) continue;
+      ++made;
+      std::string pod_key = "Pod " + w.meta.namespace_ + "/" + name;
+      if (++total > kMaxPods)
+        r.Field("spec.replicas").Fail("the scenario would have more than " + std::to_string(kMaxPods) + " pods");
       Pod p = *w.pod_template;
-      p.meta.name = w.meta.name + "-" + std::to_string(i);
+      p.meta.name = name;
       p.meta.namespace_ = w.meta.namespace_;
       p.meta.creation_timestamp = w.meta.creation_timestamp;
       p.meta.creation_unix = w.meta.creation_unix;
       // A Deployment's pods are owned by its ReplicaSet; kplace names that ReplicaSet after the Deployment.
-      std::string owner_kind = w.kind == "StatefulSet" ? "StatefulSet" : "ReplicaSet";
-      p.meta.owner_references = {{"apps/v1", owner_kind, w.meta.name, true}};
+      std::string owner_kind = w.kind == "Deployment" ? "ReplicaSet" : w.kind;
+      p.meta.owner_references = {{w.kind == "Job" ? "batch/v1" : "apps/v1", owner_kind, w.meta.name, true}};
       p.node_name.clear();
       p.item_index = w.item_index;
       p.generated_from = w.kind + "/" + w.meta.name;
-      std::string key = "Pod " + p.meta.namespace_ + "/" + p.meta.name;
-      if (auto [it, inserted] = seen.emplace(key, "items[" + std::to_string(w.item_index) + "]"); !inserted)
+      if (auto [it, inserted] = seen.emplace(pod_key, sc.ItemLabel(w.item_index)); !inserted)
         r.Fail("expands into Pod " + p.meta.namespace_ + "/" + p.meta.name + ", which " + it->second +
                " already defines");
       sc.pods.push_back(std::move(p));
     }
   }
   if (total > kMaxPods) Reader("", "items").Fail("more than " + std::to_string(kMaxPods) + " pods");
-  return std::move(sc_);
 }
 
 }  // namespace kplace::io

@@ -1,10 +1,14 @@
-// Scenario JSON -> Scenario: checks the List, dispatches each item to its parser (object_parsers.h), and expands
-// workloads into pods. Every error is an InputError whose message names the item and the JSON path.
+// Scenario text -> Scenario: reads the shapes kubectl and client-go print (a List, typed lists such as PodList whose
+// items carry no kind, single objects, arrays, several documents one after another), dispatches each object to its
+// parser (object_parsers.h), and expands workloads into the pods their controllers would still create: a settled
+// dump's pods are not created again. Every error is an InputError whose message names the item and the JSON path.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "core/io/json_reader.h"
 #include "core/io/json_text.h"
@@ -13,23 +17,42 @@
 
 namespace kplace::io {
 
-// Parses a whole scenario (a List). Expands workloads into pods, resolves nothing else.
+// Parses a whole scenario. Expands workloads into pods, resolves nothing else.
 Scenario ParseScenario(std::string_view text);
+// One document (a List, a typed list, one object or an array of them).
 Scenario ParseScenarioJson(const Json& doc);
+Scenario ParseScenarioDocuments(const std::vector<Json>& docs);
 
-// What ParseScenarioJson does, one List item at a time (IncrementalScenarioParser feeds it items parsed one by one).
+// What ParseScenarioDocuments does, an item at a time (IncrementalScenarioParser feeds it a List's items parsed one
+// by one).
 class ScenarioBuilder {
  public:
-  // The List's items, after checking the document is a List: throws InputError otherwise.
-  static const Json& Items(const Json& doc);
-  // Adds items[index]; throws InputError naming it.
+  // Adds every object of one document (prefix: how errors name the document when there are several, "" otherwise).
+  void AddDocument(const Json& doc, const std::string& prefix);
+  // Starts a List whose items are then given one by one to Add: checks the list (its items emptied) and notes the
+  // kind its items imply (PodList: Pod). Returns false when the document is not a list (then use AddDocument).
+  bool BeginList(const Json& list);
+  // Adds items[index] of the List begun; throws InputError naming it.
   void Add(const Json& item, std::size_t index);
   // Expands workloads into pods; the builder is spent afterwards.
   Scenario Finish();
 
  private:
+  void Flatten(const Json& v, const std::string& path, const std::string& kind, const std::string& api_version);
+  // Adds one object; label names it in errors, implied_kind is the kind of a typed list's items.
+  void AddObject(const Json& item, const std::string& label, const std::string& implied_kind,
+                 const std::string& implied_api_version);
+  // metadata.generateName -> a name the API server could have given, unique among this kind's objects.
+  std::string GenerateName(const std::string& kind, const std::string& ns, const std::string& base);
+  void ExpandWorkloads();
+
   Scenario sc_;
   std::unordered_map<std::string, std::string> seen_;  // "Kind ns/name" -> item label
+  std::size_t next_index_ = 0;                         // items added so far (the next item_index)
+  std::string list_kind_, list_api_version_;           // BeginList: the kind its items imply
+  bool plain_ = true;                                  // every label so far is items[i]
+  std::map<std::string, std::size_t> ignored_;         // kinds not simulated -> count
+  std::map<std::string, std::string> ignored_first_;   // ... and the first such item's label
   bool have_config_ = false;
   bool have_sim_ = false;
 };

@@ -97,6 +97,15 @@ struct ObjectMeta {
   std::vector<OwnerReference> owner_references;
   bool deleting = false;  // deletionTimestamp set
   std::string uid;        // metadata.uid ("" when absent)
+  // metadata.generateName when the object has no name: the scenario parser gives it a name as the API server would
+  // (the prefix plus a 5-character suffix).
+  std::string generate_name;
+  // The ownerReference marked controller: true, if any.
+  const OwnerReference* Controller() const {
+    for (const auto& o : owner_references)
+      if (o.controller) return &o;
+    return nullptr;
+  }
 };
 
 enum class PreemptionPolicy : std::uint8_t { PreemptLowerPriority, Never };
@@ -133,6 +142,9 @@ struct Pod {
   bool terminating_by_preemption = false;
   std::optional<bool> ready;  // the Ready condition's status is "True" (absent: no Ready condition)
   std::string phase;
+  // spec.schedulerName (defaulted to default-scheduler): kube-scheduler only schedules pods naming one of its
+  // profiles.
+  std::string scheduler_name = "default-scheduler";
   // A PodScheduled condition with status False and reason Unschedulable (kube-scheduler gave up on it); Karpenter
   // provisions only such pods.
   bool marked_unschedulable = false;
@@ -185,12 +197,16 @@ struct PodDisruptionBudget {
   int item_index = -1;
 };
 
-// A workload that expands into pods: Deployment, ReplicaSet, StatefulSet, DaemonSet; also Service
+// A workload that expands into pods: Deployment, ReplicaSet, StatefulSet, DaemonSet, Job; also Service
 // (selector only) for PodTopologySpread's system default constraints.
 struct Workload {
   std::string kind;
   ObjectMeta meta;
-  std::int32_t replicas = 1;
+  std::int32_t replicas = 1;  // Job: spec.parallelism
+  // Job only: spec.completions (absent: a work queue), spec.suspend, status.succeeded.
+  std::optional<std::int32_t> completions;
+  bool suspend = false;
+  std::int32_t succeeded = 0;
   LabelSelector selector;
   std::optional<Pod> pod_template;  // absent for Service
   int item_index = -1;

@@ -21,6 +21,29 @@ struct Simulation {
   int kubernetes_minor = kDefaultMinor;  // one of kReleases
 };
 
+// What the parser made of its input beyond the items themselves, for a summary of an imported cluster dump: what
+// was inferred, dropped or left alone. Counts are of items after flattening Lists.
+struct ImportSummary {
+  // The input was not one plain List (typed lists, lists without kinds, single objects, arrays, several
+  // documents): the shape kplace read.
+  std::string shape;
+  std::size_t documents = 1;
+  std::size_t generated_names = 0;        // objects named from metadata.generateName
+  std::size_t finished_pods = 0;          // Succeeded / Failed pods: they hold nothing
+  std::size_t terminating_pods = 0;       // bound pods with deletionTimestamp: they still hold their node
+  std::size_t controller_pods_kept = 0;   // pods of listed workloads that their controller will not create again
+  std::size_t workloads_represented = 0;  // Deployments represented by their listed ReplicaSets
+  std::vector<std::pair<std::string, std::size_t>> ignored_kinds;  // kinds not simulated, with counts, by kind
+  std::vector<std::string> converted;  // old API versions read as the current one, one line each
+  // Filled when the run starts (sim::NewResult): the cluster as read.
+  std::size_t nodes = 0, pods_bound = 0, pods_pending = 0, other_scheduler = 0;
+  // Anything to say: an imported dump rather than a hand-written List.
+  bool Noteworthy() const {
+    return !shape.empty() || generated_names || finished_pods || terminating_pods || controller_pods_kept ||
+           workloads_represented || other_scheduler || !ignored_kinds.empty() || !converted.empty();
+  }
+};
+
 struct Scenario {
   // deques: stable addresses, PodInfo and NodeInfo point into them.
   std::deque<Node> nodes;
@@ -34,6 +57,14 @@ struct Scenario {
   SchedulerConfig scheduler_config;
   Simulation simulation;
   std::vector<std::string> warnings;  // e.g. ignored item kinds
+  ImportSummary import;
+  // How errors name items[i] when the input was not one plain List (empty otherwise: "items[i]").
+  std::vector<std::string> item_labels;
+  std::string ItemLabel(int index) const {
+    if (index < 0) return "";
+    const auto i = static_cast<std::size_t>(index);
+    return i < item_labels.size() ? item_labels[i] : "items[" + std::to_string(index) + "]";
+  }
 };
 
 }  // namespace kplace

@@ -93,6 +93,8 @@ struct SchedulerProfile {
 struct SchedulerConfig {
   std::optional<std::int32_t> percentage_of_nodes_to_score;
   SchedulerProfile profile;
+  // schedulerName of profiles[1..]: kplace simulates profiles[0] only, and leaves their pods pending.
+  std::vector<std::string> other_profiles;
 };
 
 }  // namespace kplace

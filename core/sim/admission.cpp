@@ -1,6 +1,7 @@
 #include "core/sim/admission.h"
 
 #include <map>
+#include <set>
 
 #include "core/model/input_error.h"
 #include "core/scheduler/plugins/helper/node_affinity_match.h"
@@ -89,7 +90,30 @@ bool DaemonPodShouldRun(const Pod& template_pod, const Node& node) {
   return true;
 }
 
+namespace {
+
+// The node a daemon pod is for: spec.nodeName, or the metadata.name its required node affinity pins it to before it
+// is bound (GetTargetNodeName, pkg/controller/daemon/util/daemonset_util.go).
+std::string DaemonPodNode(const Pod& p) {
+  if (!p.node_name.empty()) return p.node_name;
+  if (!p.affinity.node_affinity || !p.affinity.node_affinity->required) return "";
+  for (const auto& term : p.affinity.node_affinity->required->terms)
+    for (const auto& f : term.match_fields)
+      if (Text(f.key) == "metadata.name" && f.op == SelectorOp::In && f.values.size() == 1) return Text(f.values[0]);
+  return "";
+}
+
+}  // namespace
+
 void ExpandDaemonSets(Scenario& sc, std::size_t first_node) {
+  // The daemon pods that exist: the controller creates one only on a node that has none (podsShouldBeOnNode,
+  // pkg/controller/daemon/daemon_controller.go). A pod being deleted still counts; a finished one is replaced.
+  std::set<std::string> have;  // "namespace/daemonset/node"
+  for (const auto& p : sc.pods) {
+    const OwnerReference* o = p.meta.Controller();
+    if (!o || o->kind != "DaemonSet" || p.Terminal() || !p.generated_from.empty()) continue;
+    if (std::string node = DaemonPodNode(p); !node.empty()) have.insert(p.meta.namespace_ + "/" + o->name + "/" + node);
+  }
   for (const auto& w : sc.workloads) {
     if (w.kind != "DaemonSet") continue;
     // The DaemonSet controller adds these tolerations to every daemon pod (util.AddOrUpdateDaemonPodTolerations).
@@ -107,6 +131,7 @@ void ExpandDaemonSets(Scenario& sc, std::size_t first_node) {
     for (std::size_t i = first_node; i < sc.nodes.size(); ++i) {
       const Node& node = sc.nodes[i];
       if (!DaemonPodShouldRun(tmpl, node)) continue;
+      if (have.count(w.meta.namespace_ + "/" + w.meta.name + "/" + node.meta.name)) continue;
       Pod p = tmpl;
       p.meta.name = w.meta.name + "-" + node.meta.name;
       p.meta.namespace_ = w.meta.namespace_;

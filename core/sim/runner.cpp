@@ -63,6 +63,12 @@ std::vector<std::size_t> Runner::QueuePods(std::size_t first) {
       continue;
     }
     if (p.Terminal()) continue;
+    if (p.scheduler_name != sc_.scheduler_config.profile.scheduler_name) {
+      // The scheduler only takes pods whose schedulerName is one of its profiles (responsibleForPod,
+      // pkg/scheduler/eventhandlers.go); another scheduler owns this one.
+      r.other_scheduler = p.scheduler_name;
+      continue;
+    }
     r.scheduling_gates = p.scheduling_gates;
     if (!p.scheduling_gates.empty()) continue;
     added.push_back(i);

@@ -12,6 +12,19 @@ SimResult NewResult(const Scenario& sc) {
   result.seed = sc.simulation.seed;
   result.kubernetes_minor = sc.simulation.kubernetes_minor;
   result.warnings = sc.warnings;
+  result.import = sc.import;
+  ImportSummary& in = result.import;
+  in.nodes = sc.nodes.size();
+  for (const auto& p : sc.pods) {
+    if (p.Terminal()) continue;
+    if (!p.node_name.empty()) {
+      ++in.pods_bound;
+      continue;
+    }
+    ++in.pods_pending;
+    if (sc.simulation.mode != Mode::Karpenter && p.scheduler_name != sc.scheduler_config.profile.scheduler_name)
+      ++in.other_scheduler;
+  }
   return result;
 }
 

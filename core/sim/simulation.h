@@ -39,6 +39,8 @@ struct PodResult {
   std::string node;                           // where it runs (or ran from the start)
   std::string unschedulable;                  // last FailedScheduling message when not placed
   std::vector<std::string> scheduling_gates;  // non-empty: never entered the queue
+  // spec.schedulerName when it names no simulated profile: kube-scheduler leaves the pod to that scheduler.
+  std::string other_scheduler;
   std::vector<PodAttempt> attempts;
   std::string nominated_node;                  // status.nominatedNodeName at the end (pending pods only)
   std::string preempted_by;                    // set when preemption deleted this pod: the preemptor's key
@@ -119,6 +121,8 @@ struct SimResult {
   std::vector<ClusterRound> rounds;
   std::vector<LaunchedNodeClaim> node_claims;
   double hourly_price = 0;  // of the launched NodeClaims
+  // What the parser made of an imported dump (shown when ImportSummary::Noteworthy()).
+  ImportSummary import;
 };
 
 struct RunOptions {

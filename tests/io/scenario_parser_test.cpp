@@ -360,7 +360,8 @@ TEST(ScenarioParser, SchedulerConfigPlugins) {
   EXPECT_EQ(cfg.profile.plugins.at("filter").disabled, std::vector<std::string>{"NodePorts"});
   EXPECT_EQ(cfg.profile.plugins.count("preFilter"), 0u);
   ASSERT_EQ(sc.warnings.size(), 1u);
-  EXPECT_EQ(sc.warnings[0], "KubeSchedulerConfiguration: only profiles[0] is simulated");
+  EXPECT_EQ(sc.warnings[0],
+            "KubeSchedulerConfiguration: only profiles[0] is simulated; pods of \"second\" are left pending");
 }
 
 TEST(ScenarioParser, SchedulerConfigPluginArgs) {

@@ -1,0 +1,396 @@
+// Real clusters in: settled `kubectl get` dumps and the shapes kubectl and client-go print. The fixtures are built
+// here in the shape a live API server returns (managedFields, status, owner chains, pod-template-hash labels, typed
+// lists whose items carry no kind, several documents one after another), and each test states what kube-scheduler
+// and the controllers would do with that cluster: a settled dump schedules nothing that does not exist, a pod of
+// another scheduler is left alone, a missing replica is created once.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "core/io/json_reader.h"
+#include "core/io/result_writer.h"
+#include "core/io/scenario_parser.h"
+#include "core/sim/simulation.h"
+
+namespace kplace {
+namespace {
+
+using io::Json;
+
+Json ManagedFields(const std::string& manager) {
+  return Json::array({{{"apiVersion", "v1"},
+                       {"fieldsType", "FieldsV1"},
+                       {"fieldsV1", {{"f:metadata", {{"f:labels", {{".", Json::object()}}}}}}},
+                       {"manager", manager},
+                       {"operation", "Update"},
+                       {"time", "2026-11-01T10:00:00Z"}}});
+}
+
+Json Meta(const std::string& name, const std::string& ns, const Json& labels = Json::object()) {
+  Json m = {{"name", name},
+            {"uid", "uid-" + name},
+            {"resourceVersion", "4711"},
+            {"creationTimestamp", "2026-11-01T10:00:00Z"},
+            {"managedFields", ManagedFields("kube-controller-manager")}};
+  if (!ns.empty()) m["namespace"] = ns;
+  if (!labels.empty()) m["labels"] = labels;
+  return m;
+}
+
+Json OwnerRef(const std::string& api, const std::string& kind, const std::string& name) {
+  return Json::array({{{"apiVersion", api},
+                       {"kind", kind},
+                       {"name", name},
+                       {"uid", "uid-" + name},
+                       {"controller", true},
+                       {"blockOwnerDeletion", true}}});
+}
+
+Json NodeObj(const std::string& name, const std::string& zone = "z1") {
+  return {{"apiVersion", "v1"},
+          {"kind", "Node"},
+          {"metadata", Meta(name, "", {{"kubernetes.io/hostname", name}, {"topology.kubernetes.io/zone", zone}})},
+          {"spec", {{"podCIDR", "10.244.1.0/24"}}},
+          {"status",
+           {{"allocatable", {{"cpu", "4"}, {"memory", "16Gi"}, {"pods", "110"}}},
+            {"capacity", {{"cpu", "4"}, {"memory", "16Gi"}, {"pods", "110"}}},
+            {"conditions", Json::array({{{"type", "Ready"}, {"status", "True"}, {"reason", "KubeletReady"}}})},
+            {"nodeInfo", {{"kubeletVersion", "v1.35.0"}}}}}};
+}
+
+Json Template(const Json& labels, const std::string& cpu = "500m") {
+  return {{"metadata", {{"labels", labels}}},
+          {"spec",
+           {{"containers", Json::array({{{"name", "app"},
+                                         {"image", "registry.k8s.io/pause:3.10"},
+                                         {"resources", {{"requests", {{"cpu", cpu}, {"memory", "256Mi"}}}}},
+                                         {"terminationMessagePath", "/dev/termination-log"}}})},
+            {"restartPolicy", "Always"},
+            {"schedulerName", "default-scheduler"},
+            {"terminationGracePeriodSeconds", 30}}}};
+}
+
+// A pod as the API server returns it: owner, node, phase, conditions, container statuses.
+Json PodObj(const std::string& name, const std::string& ns, const Json& labels, const Json& owner,
+            const std::string& node, const std::string& phase = "Running") {
+  Json pod = Template(labels);
+  pod["apiVersion"] = "v1";
+  pod["kind"] = "Pod";
+  Json meta = Meta(name, ns, labels);
+  if (!owner.is_null()) meta["ownerReferences"] = owner;
+  pod["metadata"] = meta;
+  if (!node.empty()) pod["spec"]["nodeName"] = node;
+  pod["status"] = {{"phase", phase},
+                   {"startTime", "2026-11-01T10:00:05Z"},
+                   {"conditions", Json::array({{{"type", "PodScheduled"}, {"status", "True"}}})},
+                   {"containerStatuses", Json::array({{{"name", "app"}, {"ready", true}, {"restartCount", 0}}})}};
+  return pod;
+}
+
+Json Workload(const std::string& kind, const std::string& name, const std::string& ns, int replicas, const Json& labels,
+              const Json& owner = nullptr) {
+  Json w = {{"apiVersion", kind == "Job" ? "batch/v1" : "apps/v1"},
+            {"kind", kind},
+            {"metadata", Meta(name, ns, labels)},
+            {"spec", {{"selector", {{"matchLabels", labels}}}, {"template", Template(labels)}}},
+            {"status", {{"observedGeneration", 1}}}};
+  if (kind != "DaemonSet" && kind != "Job") w["spec"]["replicas"] = replicas;
+  if (!owner.is_null()) w["metadata"]["ownerReferences"] = owner;
+  return w;
+}
+
+Json List(const Json& items) {
+  return {{"apiVersion", "v1"}, {"kind", "List"}, {"items", items}, {"metadata", {{"resourceVersion", ""}}}};
+}
+
+// kubectl get all -A -o json of a settled cluster: two nodes; Deployment web -> ReplicaSet web-7d4b9c -> 3 pods;
+// DaemonSet kindnet with its pod on each node; a Service. Nothing is pending.
+Json SettledItems() {
+  Json web = {{"app", "web"}};
+  Json web_pod = {{"app", "web"}, {"pod-template-hash", "7d4b9c"}};
+  Json ds = {{"app", "kindnet"}};
+  Json items = Json::array();
+  items.push_back(NodeObj("node-a"));
+  items.push_back(NodeObj("node-b"));
+  items.push_back(Workload("Deployment", "web", "shop", 3, web));
+  Json rs = Workload("ReplicaSet", "web-7d4b9c", "shop", 3, web_pod, OwnerRef("apps/v1", "Deployment", "web"));
+  items.push_back(rs);
+  for (const char* suffix : {"abcde", "fghij", "klmno"})
+    items.push_back(PodObj(std::string("web-7d4b9c-") + suffix, "shop", web_pod,
+                           OwnerRef("apps/v1", "ReplicaSet", "web-7d4b9c"), suffix[0] == 'a' ? "node-a" : "node-b"));
+  items.push_back(Workload("DaemonSet", "kindnet", "kube-system", 0, ds));
+  items.push_back(PodObj("kindnet-x1", "kube-system", ds, OwnerRef("apps/v1", "DaemonSet", "kindnet"), "node-a"));
+  items.push_back(PodObj("kindnet-x2", "kube-system", ds, OwnerRef("apps/v1", "DaemonSet", "kindnet"), "node-b"));
+  items.push_back({{"apiVersion", "v1"},
+                   {"kind", "Service"},
+                   {"metadata", Meta("web", "shop")},
+                   {"spec", {{"selector", web}, {"clusterIP", "10.96.0.10"}}}});
+  return items;
+}
+
+// Pods kube-scheduler tried (pending in the input or created by a controller): bound-at-start pods are not.
+std::vector<const sim::PodResult*> Scheduled(const sim::SimResult& r) {
+  std::vector<const sim::PodResult*> out;
+  for (const auto& p : r.pods)
+    if (!p.bound_at_start && !p.attempts.empty()) out.push_back(&p);
+  return out;
+}
+
+const sim::PodResult* Find(const sim::SimResult& r, const std::string& key) {
+  for (const auto& p : r.pods)
+    if (p.key == key) return &p;
+  return nullptr;
+}
+
+TEST(ClusterDump, SettledDumpSchedulesNothing) {
+  Scenario sc = io::ParseScenarioJson(List(SettledItems()));
+  // 5 pods from the input; no Deployment or ReplicaSet pod is created again.
+  EXPECT_EQ(sc.pods.size(), 5u);
+  EXPECT_EQ(sc.import.controller_pods_kept, 5u);
+  EXPECT_EQ(sc.import.workloads_represented, 1u);
+  sim::SimResult r = sim::Run(std::move(sc));
+  EXPECT_TRUE(Scheduled(r).empty());
+  EXPECT_EQ(r.pods.size(), 5u);  // no DaemonSet pod per node either
+  Json j = io::ResultToJson(r);
+  EXPECT_TRUE(j["pods"].empty()) << j["pods"].dump();
+  EXPECT_EQ(j["import"]["podsBound"], 5);
+  EXPECT_EQ(j["import"]["podsPending"], 0);
+  EXPECT_EQ(j["import"]["controllerPodsKept"], 5);
+}
+
+TEST(ClusterDump, AMissingReplicaIsCreatedOnce) {
+  Json items = SettledItems();
+  // One of the ReplicaSet's pods is being deleted (it no longer counts as a replica, but still holds node-b) and
+  // one has failed (it holds nothing): the ReplicaSet controller creates two replacements.
+  for (auto& it : items) {
+    if (it["metadata"]["name"] == "web-7d4b9c-fghij") it["metadata"]["deletionTimestamp"] = "2026-11-01T11:00:00Z";
+    if (it["metadata"]["name"] == "web-7d4b9c-klmno") it["status"]["phase"] = "Failed";
+  }
+  Scenario sc = io::ParseScenarioJson(List(items));
+  EXPECT_EQ(sc.import.finished_pods, 1u);
+  EXPECT_EQ(sc.import.terminating_pods, 1u);
+  sim::SimResult r = sim::Run(std::move(sc));
+  auto tried = Scheduled(r);
+  ASSERT_EQ(tried.size(), 2u);
+  EXPECT_EQ(tried[0]->key, "shop/web-7d4b9c-0");
+  EXPECT_EQ(tried[1]->key, "shop/web-7d4b9c-1");
+  EXPECT_EQ(tried[0]->generated_from, "ReplicaSet/web-7d4b9c");
+}
+
+TEST(ClusterDump, DeploymentWithoutItsReplicaSetCountsPodsByTemplateHash) {
+  Json items = Json::array();
+  for (const auto& it : SettledItems())
+    if (it["kind"] != "ReplicaSet") items.push_back(it);
+  // The Deployment asks for 4: its 3 pods (owned by ReplicaSet web-7d4b9c, hash 7d4b9c) count, one is created.
+  for (auto& it : items)
+    if (it["kind"] == "Deployment") it["spec"]["replicas"] = 4;
+  sim::SimResult r = sim::Run(io::ParseScenarioJson(List(items)));
+  auto tried = Scheduled(r);
+  ASSERT_EQ(tried.size(), 1u);
+  EXPECT_EQ(tried[0]->key, "shop/web-0");
+  EXPECT_EQ(tried[0]->generated_from, "Deployment/web");
+}
+
+TEST(ClusterDump, StatefulSetCreatesItsMissingOrdinalsOnly) {
+  Json labels = {{"app", "db"}};
+  Json items = Json::array({NodeObj("node-a"), Workload("StatefulSet", "db", "data", 3, labels),
+                            PodObj("db-0", "data", labels, OwnerRef("apps/v1", "StatefulSet", "db"), "node-a"),
+                            PodObj("db-2", "data", labels, OwnerRef("apps/v1", "StatefulSet", "db"), "", "Pending")});
+  sim::SimResult r = sim::Run(io::ParseScenarioJson(List(items)));
+  auto tried = Scheduled(r);
+  ASSERT_EQ(tried.size(), 2u);  // db-1 is created; db-2 is the input's pending replica
+  EXPECT_EQ(tried[0]->key, "data/db-1");
+  EXPECT_EQ(tried[0]->generated_from, "StatefulSet/db");
+  EXPECT_EQ(tried[1]->key, "data/db-2");
+  EXPECT_TRUE(tried[1]->generated_from.empty());
+}
+
+TEST(ClusterDump, JobCreatesWhatParallelismAndCompletionsLeave) {
+  auto job = [](int parallelism, int completions, int succeeded) {
+    Json j = Workload("Job", "etl", "batch", 0, {{"app", "etl"}});
+    j["spec"].erase("selector");  // the API server generates it
+    j["spec"]["parallelism"] = parallelism;
+    j["spec"]["completions"] = completions;
+    j["spec"]["template"]["spec"]["restartPolicy"] = "Never";
+    j["status"]["succeeded"] = succeeded;
+    return j;
+  };
+  Json running = PodObj("etl-q7x2p", "batch", {{"app", "etl"}}, OwnerRef("batch/v1", "Job", "etl"), "node-a");
+  Json done = PodObj("etl-a1b2c", "batch", {{"app", "etl"}}, OwnerRef("batch/v1", "Job", "etl"), "node-a", "Succeeded");
+  // 5 completions, 3 succeeded: at most 2 more may run; one runs, so one is created.
+  sim::SimResult r = sim::Run(io::ParseScenarioJson(List({NodeObj("node-a"), job(3, 5, 3), running, done})));
+  auto tried = Scheduled(r);
+  ASSERT_EQ(tried.size(), 1u);
+  EXPECT_EQ(tried[0]->key, "batch/etl-0");
+  EXPECT_EQ(tried[0]->generated_from, "Job/etl");
+  // 4 succeeded: the one running pod finishes the job; nothing is created.
+  r = sim::Run(io::ParseScenarioJson(List({NodeObj("node-a"), job(3, 5, 4), running})));
+  EXPECT_TRUE(Scheduled(r).empty());
+  // A new Job with no pods: parallelism 3.
+  r = sim::Run(io::ParseScenarioJson(List({NodeObj("node-a"), job(3, 5, 0)})));
+  EXPECT_EQ(Scheduled(r).size(), 3u);
+  // Its pods carry the labels the API server puts on a Job's template.
+  Scenario sc = io::ParseScenarioJson(List({NodeObj("node-a"), job(1, 1, 0)}));
+  ASSERT_EQ(sc.pods.size(), 1u);
+  EXPECT_EQ(sc.pods[0].meta.label_text.at("batch.kubernetes.io/job-name"), "etl");
+  EXPECT_EQ(sc.pods[0].meta.label_text.at("batch.kubernetes.io/controller-uid"), "uid-etl");
+}
+
+TEST(ClusterDump, DaemonSetPodsThatExistAreNotCreatedAgain) {
+  Json ds = {{"app", "agent"}};
+  Json items = Json::array({NodeObj("node-a"), NodeObj("node-b"), NodeObj("node-c"), NodeObj("node-d"),
+                            Workload("DaemonSet", "agent", "ops", 0, ds)});
+  // node-a: running. node-b: pending, pinned by the controller's matchFields affinity. node-c: terminating (still
+  // counts). node-d: failed (replaced).
+  items.push_back(PodObj("agent-1", "ops", ds, OwnerRef("apps/v1", "DaemonSet", "agent"), "node-a"));
+  Json pinned = PodObj("agent-2", "ops", ds, OwnerRef("apps/v1", "DaemonSet", "agent"), "", "Pending");
+  pinned["spec"]["affinity"] = {
+      {"nodeAffinity",
+       {{"requiredDuringSchedulingIgnoredDuringExecution",
+         {{"nodeSelectorTerms", Json::array({{{"matchFields", Json::array({{{"key", "metadata.name"},
+                                                                            {"operator", "In"},
+                                                                            {"values", {"node-b"}}}})}}})}}}}}};
+  items.push_back(pinned);
+  Json terminating = PodObj("agent-3", "ops", ds, OwnerRef("apps/v1", "DaemonSet", "agent"), "node-c");
+  terminating["metadata"]["deletionTimestamp"] = "2026-11-01T11:00:00Z";
+  items.push_back(terminating);
+  items.push_back(PodObj("agent-4", "ops", ds, OwnerRef("apps/v1", "DaemonSet", "agent"), "node-d", "Failed"));
+  sim::SimResult r = sim::Run(io::ParseScenarioJson(List(items)));
+  auto tried = Scheduled(r);
+  ASSERT_EQ(tried.size(), 2u);
+  EXPECT_EQ(tried[0]->key, "ops/agent-2");
+  EXPECT_EQ(tried[0]->node, "node-b");
+  EXPECT_EQ(tried[1]->key, "ops/agent-node-d");
+  EXPECT_EQ(tried[1]->node, "node-d");
+}
+
+TEST(ClusterDump, PodsOfAnotherSchedulerAreLeftAlone) {
+  Json pending = PodObj("batch-1", "default", {{"app", "b"}}, nullptr, "", "Pending");
+  pending["spec"]["schedulerName"] = "volcano";
+  Json ours = PodObj("web-1", "default", {{"app", "w"}}, nullptr, "", "Pending");
+  sim::SimResult r = sim::Run(io::ParseScenarioJson(List({NodeObj("node-a"), pending, ours})));
+  const sim::PodResult* b = Find(r, "default/batch-1");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->other_scheduler, "volcano");
+  EXPECT_TRUE(b->node.empty());
+  EXPECT_TRUE(b->attempts.empty());
+  EXPECT_EQ(Find(r, "default/web-1")->node, "node-a");
+  Json j = io::ResultToJson(r);
+  EXPECT_EQ(j["pods"]["default/batch-1"], Json({{"otherScheduler", "volcano"}}));
+  EXPECT_EQ(j["import"]["otherScheduler"], 1);
+  EXPECT_NE(io::ImportSummaryText(r.import).find("(1 left to another scheduler)"), std::string::npos);
+  // A profile named after it takes it: the pod is scheduled by that profile.
+  Json cfg = {{"apiVersion", "kubescheduler.config.k8s.io/v1"},
+              {"kind", "KubeSchedulerConfiguration"},
+              {"profiles", Json::array({{{"schedulerName", "volcano"}}})}};
+  r = sim::Run(io::ParseScenarioJson(List({cfg, NodeObj("node-a"), pending, ours})));
+  EXPECT_EQ(Find(r, "default/batch-1")->node, "node-a");
+  EXPECT_EQ(Find(r, "default/web-1")->other_scheduler, "default-scheduler");
+}
+
+// `kubectl cluster-info dump` and `kubectl get --raw` print typed lists (NodeList, PodList) whose items carry no
+// kind or apiVersion, one list after another.
+TEST(ClusterDump, TypedListsWithoutKindsOneAfterAnother) {
+  Json nodes = {{"kind", "NodeList"}, {"apiVersion", "v1"}, {"metadata", {{"resourceVersion", "1"}}}};
+  Json pods = {{"kind", "PodList"}, {"apiVersion", "v1"}, {"metadata", {{"resourceVersion", "1"}}}};
+  nodes["items"] = Json::array();
+  pods["items"] = Json::array();
+  for (Json it : SettledItems()) {
+    std::string kind = it["kind"];
+    it.erase("kind");
+    it.erase("apiVersion");
+    if (kind == "Node") nodes["items"].push_back(it);
+    if (kind == "Pod") pods["items"].push_back(it);
+  }
+  Json pending = PodObj("new-1", "default", {{"app", "n"}}, nullptr, "", "Pending");
+  pending.erase("kind");
+  pods["items"].push_back(pending);
+  std::string text = nodes.dump(4) + "\n" + pods.dump(4) + "\n";
+  Scenario sc = io::ParseScenario(text);
+  EXPECT_EQ(sc.nodes.size(), 2u);
+  EXPECT_EQ(sc.pods.size(), 6u);
+  EXPECT_EQ(sc.import.documents, 2u);
+  EXPECT_EQ(sc.import.shape, "2 documents");
+  sim::SimResult r = sim::Run(std::move(sc));
+  auto tried = Scheduled(r);
+  ASSERT_EQ(tried.size(), 1u);
+  EXPECT_EQ(tried[0]->key, "default/new-1");
+  // An error names the document and the item, with the kind the list implies.
+  pods["items"][0]["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "lots";
+  try {
+    io::ParseScenario(nodes.dump() + "\n" + pods.dump());
+    FAIL() << "no error";
+  } catch (const io::InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "document 2, items[0] (Pod shop/web-7d4b9c-abcde): spec.containers[0].resources.requests.cpu: "
+              "\"lots\" is not a quantity");
+  }
+}
+
+TEST(ClusterDump, SingleObjectsAndArrays) {
+  // kubectl get pod x -o json: one object; with no node it stays pending.
+  Json pod = PodObj("solo", "default", {{"app", "s"}}, nullptr, "", "Pending");
+  sim::SimResult r = sim::Run(io::ParseScenario(pod.dump()));
+  ASSERT_NE(Find(r, "default/solo"), nullptr);
+  EXPECT_EQ(Find(r, "default/solo")->unschedulable, "no nodes available to schedule pods");
+  EXPECT_EQ(r.import.shape, "a single object");
+  // A JSON array of objects and lists.
+  Json arr = Json::array({NodeObj("node-a"), List(Json::array({pod}))});
+  r = sim::Run(io::ParseScenario(arr.dump()));
+  EXPECT_EQ(Find(r, "default/solo")->node, "node-a");
+  EXPECT_EQ(r.import.shape, "a JSON array");
+}
+
+TEST(ClusterDump, GenerateNameGivesDeterministicUniqueNames) {
+  Json a = PodObj("", "default", {{"app", "g"}}, nullptr, "", "Pending");
+  a["metadata"].erase("name");
+  a["metadata"]["generateName"] = "worker-";
+  Json items = Json::array({NodeObj("node-a"), a, a, a});
+  Scenario sc = io::ParseScenarioJson(List(items));
+  ASSERT_EQ(sc.pods.size(), 3u);
+  std::set<std::string> names;
+  for (const auto& p : sc.pods) {
+    EXPECT_EQ(p.meta.name.rfind("worker-", 0), 0u);
+    EXPECT_EQ(p.meta.name.size(), 12u);
+    EXPECT_EQ(p.meta.name.find_first_not_of("bcdfghjklmnpqrstvwxz2456789", 7), std::string::npos) << p.meta.name;
+    names.insert(p.meta.name);
+  }
+  EXPECT_EQ(names.size(), 3u);
+  EXPECT_EQ(sc.import.generated_names, 3u);
+  // Same input, same names.
+  Scenario again = io::ParseScenarioJson(List(items));
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(again.pods[i].meta.name, sc.pods[i].meta.name);
+  // A name of 58 characters or more is cut to 58 before the suffix.
+  a["metadata"]["generateName"] = std::string(70, 'x');
+  sc = io::ParseScenarioJson(List(Json::array({a})));
+  EXPECT_EQ(sc.pods[0].meta.name.size(), 63u);
+}
+
+TEST(ClusterDump, KindsNotSimulatedAreCountedOnce) {
+  Json items = SettledItems();
+  for (int i = 0; i < 3; ++i)
+    items.push_back({{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", Meta("cm" + std::to_string(i), "x")}});
+  items.push_back({{"apiVersion", "v1"}, {"kind", "Secret"}, {"metadata", Meta("s", "x")}});
+  Scenario sc = io::ParseScenarioJson(List(items));
+  ASSERT_EQ(sc.warnings.size(), 2u);
+  EXPECT_EQ(sc.warnings[0], "items[11]: kind \"ConfigMap\" is not simulated; ignored (and 2 more ConfigMap items)");
+  EXPECT_EQ(sc.warnings[1], "items[14]: kind \"Secret\" is not simulated; ignored");
+  sim::SimResult r = sim::Run(std::move(sc));
+  EXPECT_EQ(io::ImportSummaryText(r.import),
+            "Imported a List: 2 nodes, 5 pods bound, 0 pending; 5 pods of listed controllers not created again; 1 "
+            "Deployment represented by its ReplicaSets; not simulated: ConfigMap 3, Secret 1.\n");
+}
+
+TEST(ClusterDump, HandWrittenListsSayNothing) {
+  Json items = Json::array({NodeObj("node-a"), Workload("Deployment", "web", "default", 2, {{"app", "web"}})});
+  sim::SimResult r = sim::Run(io::ParseScenarioJson(List(items)));
+  EXPECT_EQ(Scheduled(r).size(), 2u);
+  EXPECT_FALSE(r.import.Noteworthy());
+  EXPECT_FALSE(io::ResultToJson(r).contains("import"));
+  EXPECT_EQ(io::ImportSummaryText(r.import), "");
+}
+
+}  // namespace
+}  // namespace kplace
