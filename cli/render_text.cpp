@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "core/scheduler/framework/status.h"
 
@@ -64,6 +65,22 @@ std::string RenderPreemption(const PreemptionRecord& p) {
   return out;
 }
 
+// The status of a pod the run did not schedule because the input already decided it: bound there (spec.nodeName),
+// or terminal (phase Succeeded / Failed: never scheduled).
+std::string InputStatus(const sim::PodResult& p) {
+  if (p.bound_at_start) return (p.terminal_phase.empty() ? "Running" : p.terminal_phase) + " (bound in the input)";
+  return p.terminal_phase + " (not scheduled)";
+}
+
+// Karpenter's events on NodePools (NoCompatibleInstanceTypes), as `kubectl describe nodepool` lists them.
+struct EventRows {
+  std::vector<std::vector<std::string>> rows = {{"  OBJECT", "TYPE", "REASON", "MESSAGE"}};
+  void Add(const std::string& object, const std::string& type, const std::string& reason, const std::string& message) {
+    rows.push_back({"  " + object, type, reason, message});
+  }
+  std::string Render() const { return rows.size() > 1 ? "\nNodePool events:\n" + Table(rows) : ""; }
+};
+
 }  // namespace
 
 std::string RenderTable(const sim::SimResult& result) {
@@ -75,18 +92,19 @@ std::string RenderTable(const sim::SimResult& result) {
       rows.push_back({p.key, p.preempted_from, "Preempted by " + p.preempted_by});
       continue;
     }
-    if (p.bound_at_start) continue;
     if (!p.other_scheduler.empty()) {
       status = "Pending (schedulerName " + p.other_scheduler + ": not this scheduler's)";
     } else if (!p.scheduling_gates.empty()) {
       status = "SchedulingGated";
+    } else if (p.bound_at_start) {
+      status = InputStatus(p);
     } else if (!p.node.empty()) {
       status = p.node_claim.empty() ? "Scheduled" : "Scheduled (new NodeClaim)";
     } else if (!p.attempts.empty() || !p.unschedulable.empty()) {
       status = p.nominated_node.empty() ? "Pending" : "Pending (nominated to " + p.nominated_node + ")";
       failed.push_back(&p);
     } else {
-      continue;
+      status = InputStatus(p);
     }
     rows.push_back({p.key, p.node.empty() ? "<none>" : p.node, status});
   }
@@ -104,6 +122,10 @@ std::string RenderTable(const sim::SimResult& result) {
     }
     out += Table(ev);
   }
+  EventRows pool_events;
+  for (const auto& e : result.events)
+    if (e.object.rfind("NodePool/", 0) == 0) pool_events.Add(e.object, e.type, e.reason, e.message);
+  out += pool_events.Render();
   if (!result.rounds.empty()) out += RenderClusterLoop(result);
   for (const auto& w : result.warnings) out += "warning: " + w + "\n";
   return out;
@@ -207,6 +229,9 @@ std::string RenderKarpenterTable(const sim::SimResult& result) {
   const karpenter::Result& k = *result.karpenter;
   std::vector<std::vector<std::string>> rows = {{"POD", "PLACEMENT", "STATUS"}};
   std::vector<std::vector<std::string>> failures = {{"  POD", "REASON"}};
+  std::vector<std::vector<std::string>> not_provisionable = {{"  POD", "REASON"}};
+  std::map<std::string, const sim::PodResult*> inputs;  // how the input left each pod (bound, terminal)
+  for (const auto& p : result.pods) inputs[p.key] = &p;
   std::vector<const karpenter::PodOutcome*> pods;
   for (const auto& o : k.pods) pods.push_back(&o);
   std::sort(pods.begin(), pods.end(), [](const auto* a, const auto* b) { return a->key < b->key; });
@@ -227,6 +252,12 @@ std::string RenderKarpenterTable(const sim::SimResult& result) {
         failures.push_back({"  " + o->key, o->reason});
         break;
       case karpenter::PodOutcomeKind::NotProvisionable:
+        if (!o->reason.empty()) {
+          rows.push_back({o->key, "<none>", "not provisionable"});
+          not_provisionable.push_back({"  " + o->key, o->reason});
+        } else if (auto in = inputs.find(o->key); in != inputs.end()) {  // bound or terminal in the input
+          rows.push_back({o->key, in->second->node.empty() ? "<none>" : in->second->node, InputStatus(*in->second)});
+        }
         break;
     }
   }
@@ -242,6 +273,11 @@ std::string RenderKarpenterTable(const sim::SimResult& result) {
     out += "  new capacity: " + Price(k.hourly_price) + "\n";
   }
   if (failures.size() > 1) out += "\nFailed to schedule:\n" + Table(failures);
+  if (not_provisionable.size() > 1)
+    out += "\nNot provisionable (Karpenter does not simulate these pods):\n" + Table(not_provisionable);
+  EventRows pool_events;
+  for (const auto& e : k.events) pool_events.Add(e.object, e.type, e.reason, e.message);
+  out += pool_events.Render();
   for (const auto& w : result.warnings) out += "warning: " + w + "\n";
   return out;
 }

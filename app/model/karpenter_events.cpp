@@ -1,10 +1,13 @@
 // The Events panel's rows: the run's events (cluster mode: kube-scheduler's and Karpenter's, in the loop's order);
-// karpenter mode, whose run emits none, gets Karpenter's decisions as the events Karpenter emits for them
-// (pkg/controllers/provisioning/scheduling/events.go: Nominated "Pod should schedule on: nodeclaim/<name>",
-// FailedScheduling "Failed to schedule pod, <error>") and its notes on NodePools.
+// karpenter mode, whose run records only Karpenter's NodePool events, gets Karpenter's decisions as the events
+// Karpenter publishes for them (pkg/controllers/provisioning/scheduling/events.go), in its order: FailedScheduling on
+// the pods it ignores (provisioner.go GetPendingPods), NoCompatibleInstanceTypes on the NodePools it drops
+// (NewScheduler), then per pod Nominated "Pod should schedule on: nodeclaim/<name>" or FailedScheduling
+// "Failed to schedule pod, <error>" (Results.Record).
 #include <string>
 
 #include "app/model/session.h"
+#include "core/karpenter/scheduler.h"
 
 namespace kplace::app {
 namespace {
@@ -22,6 +25,18 @@ sim::Event PodEvent(bool ok, const std::string& pod, const std::string& message)
 }
 
 void FromProvision(const karpenter::Result& k, std::vector<sim::Event>& out) {
+  for (const auto& o : k.pods)
+    if (o.kind == karpenter::PodOutcomeKind::Ignored && karpenter::PublishesFailedScheduling(o))
+      out.push_back(PodEvent(false, o.key, "Failed to schedule pod, " + o.reason));
+  for (const auto& n : k.events) {
+    sim::Event e;
+    e.type = n.type;
+    e.reason = n.reason;
+    e.source = "karpenter";
+    e.object = n.object;
+    e.message = n.message;
+    out.push_back(std::move(e));
+  }
   for (const auto& o : k.pods) {
     switch (o.kind) {
       case karpenter::PodOutcomeKind::Node:
@@ -33,20 +48,13 @@ void FromProvision(const karpenter::Result& k, std::vector<sim::Event>& out) {
               true, o.key, std::string(kNominated) + "nodeclaim/" + k.claims[static_cast<std::size_t>(o.claim)].name));
         break;
       case karpenter::PodOutcomeKind::Unschedulable:
-        out.push_back(PodEvent(false, o.key, "Failed to schedule pod, " + o.reason));
+        if (karpenter::PublishesFailedScheduling(o))
+          out.push_back(PodEvent(false, o.key, "Failed to schedule pod, " + o.reason));
         break;
       case karpenter::PodOutcomeKind::Ignored:
       case karpenter::PodOutcomeKind::NotProvisionable:
         break;
     }
-  }
-  for (const auto& note : k.events) {
-    sim::Event e;
-    e.type = "Warning";
-    e.reason = "NodePool";
-    e.source = "karpenter";
-    e.message = note;
-    out.push_back(std::move(e));
   }
 }
 

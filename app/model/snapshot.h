@@ -54,7 +54,7 @@ struct ClaimView {
 struct EventRow {
   const sim::Event* event = nullptr;
   bool karpenter = false;  // reported by Karpenter (Event::source)
-  std::string object;      // "pod/<name>", "NodeClaim/<name>", ...
+  std::string object;      // "pod/<name>", "NodeClaim/<name>", "NodePool/<name>", ...
 };
 
 // One run of the core over one text. Immutable once built; internal pointers point into its own members.

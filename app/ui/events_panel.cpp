@@ -1,6 +1,7 @@
 // The Events panel: the run's events as `kubectl describe` lists them (type, reason, object, message): Scheduled,
-// FailedScheduling, Nominated, Preempted; with Karpenter, its Nominated / FailedScheduling events and NodePool notes
-// too (a From column tells them apart). Optionally only the selected pod's; click a pod to inspect it.
+// FailedScheduling, Nominated, Preempted; with Karpenter, its Nominated / FailedScheduling events and
+// NoCompatibleInstanceTypes on NodePools too (a From column tells them apart). Optionally only the selected pod's;
+// click a pod to inspect it.
 #include <algorithm>
 #include <string>
 #include <vector>

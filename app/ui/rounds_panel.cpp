@@ -44,9 +44,7 @@ void ProvisionSummary(const karpenter::Result& k) {
   }
   ImGui::TextDisabled("Karpenter: %d on existing nodes, %d on new NodeClaims, %d unschedulable, %d ignored", node,
                       claim, failed, ignored);
-  for (const auto& e : k.events) {
-    Wrapped(colors::kWarn, e.c_str());
-  }
+  for (const auto& e : k.events) Wrapped(colors::kWarn, e.object + ": " + e.reason + ": " + e.message);
 }
 
 // One row per NodeClaim: name, NodePool, type, zone, capacity type, price, pods (and DaemonSet pods when launched).

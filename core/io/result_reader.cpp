@@ -73,6 +73,15 @@ std::vector<Taint> Taints(const Json& j, const char* key) {
   return out;
 }
 
+// Karpenter's NodePool events (objects as the writer writes them; anything else is skipped).
+std::vector<karpenter::Event> KarpenterEvents(const Json& j, const char* key) {
+  std::vector<karpenter::Event> out;
+  if (const Json* list = ArrayAt(j, key))
+    for (const auto& e : *list)
+      if (e.is_object()) out.push_back({Str(e, "type"), Str(e, "reason"), Str(e, "object"), Str(e, "message")});
+  return out;
+}
+
 karpenter::ClaimOutcome Claim(const Json& c) {
   karpenter::ClaimOutcome out;
   out.name = Str(c, "name");
@@ -108,7 +117,7 @@ karpenter::Result KarpenterResult(const Json& j) {
       claim_at.emplace(k.claims.back().name, static_cast<int>(k.claims.size()) - 1);
     }
   if (const Json* cost = ObjectAt(j, "cost")) k.hourly_price = Num(*cost, "hourly");
-  k.events = Strs(j, "events");
+  k.events = KarpenterEvents(j, "events");
   if (const Json* pods = ObjectAt(j, "pods"))
     for (const auto& [key, p] : pods->items()) {
       karpenter::PodOutcome o;
@@ -196,7 +205,7 @@ void ClusterLoop(const Json& j, sim::SimResult& r) {
       round.scheduled = Strs(rj, "scheduled");
       round.unschedulable = Strs(rj, "unschedulable");
       round.launched = Strs(rj, "launched");
-      if (auto events = Strs(rj, "karpenterEvents"); !events.empty()) {
+      if (auto events = KarpenterEvents(rj, "karpenterEvents"); !events.empty()) {
         round.provision.emplace();
         round.provision->events = std::move(events);
       }

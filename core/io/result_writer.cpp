@@ -37,6 +37,23 @@ Json KarpenterPodJson(const karpenter::Result& k, const karpenter::PodOutcome& o
   return e;
 }
 
+// One event as `kubectl describe` lists it: the involved pod ("" when the object is not a pod) or object, the
+// reporting component when not kube-scheduler. Every event of the document has this shape.
+Json EventJson(const std::string& type, const std::string& reason, const std::string& pod, const std::string& message,
+               const std::string& source, const std::string& object) {
+  Json j = {{"type", type}, {"reason", reason}, {"pod", pod}, {"message", message}};
+  if (!source.empty()) j["source"] = source;
+  if (!object.empty()) j["object"] = object;
+  return j;
+}
+
+// Karpenter's events on NodePools (karpenter::Event).
+Json KarpenterEventsJson(const std::vector<karpenter::Event>& events) {
+  Json out = Json::array();
+  for (const auto& e : events) out.push_back(EventJson(e.type, e.reason, "", e.message, "karpenter", e.object));
+  return out;
+}
+
 Json TaintsJson(const std::vector<Taint>& taints) {
   Json out = Json::array();
   for (const auto& t : taints) {
@@ -106,7 +123,7 @@ void AddClusterLoop(const sim::SimResult& result, Json& out) {
   for (const auto& r : result.rounds) {
     Json j = {{"round", r.round}, {"scheduled", r.scheduled}, {"unschedulable", r.unschedulable}};
     j["launched"] = r.launched;
-    if (r.provision && !r.provision->events.empty()) j["karpenterEvents"] = r.provision->events;
+    if (r.provision && !r.provision->events.empty()) j["karpenterEvents"] = KarpenterEventsJson(r.provision->events);
     rounds.push_back(std::move(j));
   }
   out["rounds"] = std::move(rounds);
@@ -149,7 +166,7 @@ Json ResultBodyJson(const sim::SimResult& result) {
     out["pods"] = std::move(pods);
     out["nodeClaims"] = KarpenterToJson(k);
     out["cost"] = CostJson(k.hourly_price);
-    if (!k.events.empty()) out["events"] = k.events;
+    if (!k.events.empty()) out["events"] = KarpenterEventsJson(k.events);
     if (!result.warnings.empty()) out["warnings"] = result.warnings;
     return out;
   }
@@ -201,12 +218,8 @@ Json ResultBodyJson(const sim::SimResult& result) {
   for (const auto& [pod, node] : result.nominations) nominated[pod] = node;
   out["nominated"] = std::move(nominated);
   Json events = Json::array();
-  for (const auto& e : result.events) {
-    Json j = {{"type", e.type}, {"reason", e.reason}, {"pod", e.pod}, {"message", e.message}};
-    if (!e.source.empty()) j["source"] = e.source;
-    if (!e.object.empty()) j["object"] = e.object;
-    events.push_back(std::move(j));
-  }
+  for (const auto& e : result.events)
+    events.push_back(EventJson(e.type, e.reason, e.pod, e.message, e.source, e.object));
   out["events"] = std::move(events);
   if (!result.rounds.empty()) AddClusterLoop(result, out);
   if (!result.warnings.empty()) out["warnings"] = result.warnings;

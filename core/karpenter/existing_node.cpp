@@ -34,14 +34,161 @@ bool Ephemeral(const Taint& t, const NodePool* pool) {
 
 }  // namespace
 
+namespace {
+
+// netip.ParseAddr's IPv4 form: four decimal octets, no leading zeros.
+bool ParseIPv4(const std::string& s, unsigned char out[4]) {
+  std::size_t i = 0;
+  for (int field = 0; field < 4; ++field) {
+    if (field > 0) {
+      if (i >= s.size() || s[i] != '.') return false;
+      ++i;
+    }
+    const std::size_t start = i;
+    int v = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+      if (i - start == 3) return false;
+      v = v * 10 + (s[i] - '0');
+      ++i;
+    }
+    if (i == start || v > 255 || (i - start > 1 && s[start] == '0')) return false;
+    out[field] = static_cast<unsigned char>(v);
+  }
+  return i == s.size();
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// netip.ParseAddr's IPv6 form (parseIPv6), without a zone (net.ParseIP rejects zones).
+bool ParseIPv6(std::string s, unsigned char ip[16]) {
+  std::fill(ip, ip + 16, 0);
+  int ellipsis = -1;
+  if (s.size() >= 2 && s[0] == ':' && s[1] == ':') {
+    ellipsis = 0;
+    s = s.substr(2);
+    if (s.empty()) return true;
+  }
+  int i = 0;
+  while (i < 16) {
+    std::size_t off = 0;
+    int acc = 0;
+    for (; off < s.size(); ++off) {
+      const int h = HexValue(s[off]);
+      if (h < 0) break;
+      if (off > 3) return false;
+      acc = (acc << 4) + h;
+    }
+    if (off == 0) return false;
+    if (off < s.size() && s[off] == '.') {  // an embedded IPv4 address, the last 4 bytes
+      if ((ellipsis < 0 && i != 12) || i + 4 > 16) return false;
+      unsigned char v4[4];
+      if (!ParseIPv4(s, v4)) return false;
+      std::copy(v4, v4 + 4, ip + i);
+      s.clear();
+      i += 4;
+      break;
+    }
+    ip[i] = static_cast<unsigned char>(acc >> 8);
+    ip[i + 1] = static_cast<unsigned char>(acc & 0xff);
+    i += 2;
+    s = s.substr(off);
+    if (s.empty()) break;
+    if (s[0] != ':' || s.size() == 1) return false;
+    s = s.substr(1);
+    if (s[0] == ':') {
+      if (ellipsis >= 0) return false;
+      ellipsis = i;
+      s = s.substr(1);
+      if (s.empty()) break;
+    }
+  }
+  if (!s.empty()) return false;
+  if (i < 16) {
+    if (ellipsis < 0) return false;
+    const int n = 16 - i;
+    for (int j = i - 1; j >= ellipsis; --j) ip[j + n] = ip[j];
+    std::fill(ip + ellipsis, ip + ellipsis + n, 0);
+  } else if (ellipsis >= 0) {
+    return false;
+  }
+  return true;
+}
+
+bool Unspecified(const std::string& canonical) { return canonical == "0.0.0.0" || canonical == "::"; }
+
+// HostPort.Matches.
+bool PortsMatch(const ContainerPort& a, const ContainerPort& b) {
+  if (a.host_port != b.host_port || a.protocol != b.protocol) return false;
+  if (a.host_ip == b.host_ip) return true;
+  const std::string x = GoIPString(Text(a.host_ip)), y = GoIPString(Text(b.host_ip));
+  return x == y || Unspecified(x) || Unspecified(y);
+}
+
+}  // namespace
+
+std::string GoIPString(const std::string& s) {
+  unsigned char ip[16] = {};
+  if (s.find(':') != std::string::npos) {
+    if (!ParseIPv6(s, ip)) return "<nil>";
+  } else {
+    if (!ParseIPv4(s, ip + 12)) return "<nil>";
+    ip[10] = ip[11] = 0xff;
+  }
+  const bool v4 = std::all_of(ip, ip + 10, [](unsigned char b) { return b == 0; }) && ip[10] == 0xff && ip[11] == 0xff;
+  if (v4)
+    return std::to_string(ip[12]) + "." + std::to_string(ip[13]) + "." + std::to_string(ip[14]) + "." +
+           std::to_string(ip[15]);
+  int group[8];
+  for (int g = 0; g < 8; ++g) group[g] = ip[2 * g] << 8 | ip[2 * g + 1];
+  // The longest run of two or more zero groups (the first of equal runs) becomes "::".
+  int zero_start = -1, zero_end = -1;
+  for (int g = 0; g < 8; ++g) {
+    int j = g;
+    while (j < 8 && group[j] == 0) ++j;
+    if (j - g >= 2 && j - g > zero_end - zero_start) {
+      zero_start = g;
+      zero_end = j;
+    }
+  }
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  for (int g = 0; g < 8; ++g) {
+    if (g == zero_start) {
+      out += "::";
+      g = zero_end;
+      if (g >= 8) break;
+    } else if (g > 0) {
+      out += ':';
+    }
+    std::string h;
+    for (int v = group[g]; v > 0 || h.empty(); v >>= 4) h.insert(h.begin(), kHex[v & 0xf]);
+    out += h;
+  }
+  return out;
+}
+
 bool PortsConflict(const std::vector<ContainerPort>& used, const std::vector<ContainerPort>& incoming) {
-  static const Symbol kAny = Intern("0.0.0.0");
   for (const auto& a : incoming)
     for (const auto& b : used)
-      if (a.host_port == b.host_port && a.protocol == b.protocol &&
-          (a.host_ip == b.host_ip || a.host_ip == kAny || b.host_ip == kAny))
-        return true;
+      if (PortsMatch(a, b)) return true;
   return false;
+}
+
+std::string HostPortConflict(const std::vector<ContainerPort>& used, const std::vector<ContainerPort>& incoming) {
+  for (const auto& a : incoming)
+    for (const auto& b : used)
+      if (PortsMatch(a, b))
+        return "pod hostport conflicts with existing hostport configuration (existing-hostport-ip=" +
+               GoIPString(Text(b.host_ip)) + ", existing-hostport-port=" + std::to_string(b.host_port) +
+               ", existing-hostport-protocol=" + Text(b.protocol) + ", pod-hostport-ip=" + GoIPString(Text(a.host_ip)) +
+               ", pod-hostport-port=" + std::to_string(a.host_port) + ", pod-hostport-protocol=" + Text(a.protocol) +
+               ")";
+  return "";
 }
 
 std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vector<DaemonPod>& daemons) {
@@ -111,8 +258,9 @@ bool CanAddToNode(const ExistingNode& n, const PodData& pod, const Topology& top
       msg += (i ? "; " : "") + std::string("did not tolerate taint (taint=") + TaintString(*bad[i]) + ")";
     return fail(msg);
   }
+  // existingnode.go wraps HostPortUsage.Conflicts' serrors error, whose Error() ends in the ports it compared.
   if (PortsConflict(n.ports, pod.host_ports))
-    return fail("checking host port usage, pod hostport conflicts with existing hostport configuration");
+    return err && fail("checking host port usage, " + HostPortConflict(n.ports, pod.host_ports));
   if (!Fits(pod.requests, n.remaining)) return fail("exceeds node resources");
   if (err) {
     std::string e = Compatible(n.requirements, pod.requirements, nullptr);

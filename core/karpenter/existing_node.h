@@ -30,7 +30,17 @@ bool CanAddToNode(const ExistingNode& n, const PodData& pod, const Topology& top
                   Requirements* updated);
 void AddToNode(ExistingNode& n, const PodData& pod, Requirements updated, Topology& topo);
 
-// Host-port conflict (scheduling.HostPortUsage.Conflicts): same port and protocol on overlapping host IPs.
+// Host-port conflict (scheduling.HostPortUsage.Conflicts): same port and protocol on equal host IPs, or one of them
+// unspecified (0.0.0.0 or ::).
 bool PortsConflict(const std::vector<ContainerPort>& used, const std::vector<ContainerPort>& incoming);
+
+// HostPortUsage.Conflicts' error for the first conflict ("" when none): the first incoming port that conflicts, with
+// the first used port it conflicts with, as operatorpkg serrors prints the values it wraps: sorted by key after the
+// message, "pod hostport conflicts with existing hostport configuration (existing-hostport-ip=0.0.0.0, ...)".
+std::string HostPortConflict(const std::vector<ContainerPort>& used, const std::vector<ContainerPort>& incoming);
+
+// What Go prints for net.ParseIP(s) (HostPort.IP with %v): IPv4 and IPv4-mapped addresses dotted, other IPv6 in
+// RFC 5952 form, "<nil>" for what ParseIP rejects (an IPv4 octet with a leading zero, a zone, ...).
+std::string GoIPString(const std::string& s);
 
 }  // namespace kplace::karpenter

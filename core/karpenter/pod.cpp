@@ -332,8 +332,7 @@ std::string ValidatePod(const Pod& pod, const KeySet& well_known) {
   PodData d = MakePodData(pod, 0);
   static const Symbol kNodePool = Intern("karpenter.sh/nodepool");
   if (const Requirement* np = d.requirements.Find(kNodePool); np && np->Operator() == ReqOp::DoesNotExist)
-    errs.push_back(
-        "configured to not run on a Karpenter provisioned node (requirement=karpenter.sh/nodepool DoesNotExist)");
+    errs.push_back(kManagedLabelDoesNotExist);
   for (auto [k, v] : pod.node_selector) {
     LabelRequirement r;
     r.key = k;

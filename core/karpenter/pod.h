@@ -41,6 +41,11 @@ PodData MakePodData(const Pod& pod, std::size_t index);
 // nullopt when nothing is left to relax. pns: some NodePool carries a PreferNoSchedule taint.
 std::optional<std::string> Relax(PodData& pod, bool pns);
 
+// provisioner.go KarpenterManagedLabelDoesNotExistError as its Error() prints it (operatorpkg serrors appends the
+// values: "<message> (key=value, ...)").
+inline constexpr const char* kManagedLabelDoesNotExist =
+    "configured to not run on a Karpenter provisioned node (requirement=karpenter.sh/nodepool DoesNotExist)";
+
 // Provisioner.Validate: "" when Karpenter simulates the pod, else the error it ignores the pod with.
 std::string ValidatePod(const Pod& pod, const KeySet& well_known);
 

@@ -61,10 +61,19 @@ struct ClaimOutcome {
   std::vector<std::string> requirements;  // requirement strings of the final NodeClaim
 };
 
+// An event Karpenter publishes on an object that is not a pod: NoCompatibleInstanceTypes on a NodePool whose
+// requirements filtered out every instance type (provisioning/scheduling/events.go, published by NewScheduler).
+struct Event {
+  std::string type;    // Warning
+  std::string reason;  // NoCompatibleInstanceTypes
+  std::string object;  // the involved object: "NodePool/<name>"
+  std::string message;
+};
+
 struct Result {
   std::vector<PodOutcome> pods;  // one per scenario pod, scenario order
   std::vector<ClaimOutcome> claims;
-  std::vector<std::string> events;  // NodePools dropped for their instance types etc.
+  std::vector<Event> events;  // NodePool events, in NodePool order (weight, then name descending)
   double hourly_price = 0;
   int hostname_seq = 0;  // the last hostname placeholder number used (ProvisionOptions::hostname_seq if none)
 };

@@ -16,6 +16,8 @@
 namespace kplace::karpenter {
 namespace {
 
+constexpr const char* kNoNodePools = "no dynamic nodepools found";
+
 bool OwnedBy(const Pod& p, const char* kind) {
   return std::any_of(p.meta.owner_references.begin(), p.meta.owner_references.end(),
                      [&](const OwnerReference& o) { return o.kind == kind; });
@@ -117,7 +119,7 @@ void Solver::Run() {
     queue.push_back(i);
   }
   if (sc_.node_pools.empty()) {
-    for (std::size_t i : queue) result_.pods[i].reason = "no dynamic nodepools found";
+    for (std::size_t i : queue) result_.pods[i].reason = kNoNodePools;
     return;
   }
   // NodePools by weight desc, then name desc (pkg/utils/nodepool OrderByWeight).
@@ -137,8 +139,8 @@ void Solver::Run() {
     auto t = BuildTemplate(*p, catalogue_, daemons_, well_known_, &dropped);
     if (t)
       templates_.push_back(std::move(*t));
-    else
-      result_.events.push_back("NodePool " + p->meta.name + ": " + dropped);
+    else  // events.go NoCompatibleInstanceTypes: on the NodePool
+      result_.events.push_back({"Warning", "NoCompatibleInstanceTypes", "NodePool/" + p->meta.name, dropped});
   }
   ctx_.catalogue = &catalogue_;
   ctx_.well_known = &well_known_;
@@ -300,6 +302,11 @@ Result Provision(const Scenario& sc, const ProvisionOptions& options) {
   solver.Run();
   result.hostname_seq = solver.HostnameSeq();
   return result;
+}
+
+bool PublishesFailedScheduling(const PodOutcome& o) {
+  if (o.kind == PodOutcomeKind::Ignored) return o.reason.find(kManagedLabelDoesNotExist) == std::string::npos;
+  return o.kind == PodOutcomeKind::Unschedulable && o.reason != kNoNodePools;
 }
 
 }  // namespace kplace::karpenter

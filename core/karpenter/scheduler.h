@@ -29,4 +29,11 @@ struct ProvisionOptions {
 // spread and pod (anti-)affinity over zones and hostnames as topology.go counts them.
 Result Provision(const Scenario& sc, const ProvisionOptions& options = {});
 
+// Whether Karpenter publishes a FailedScheduling event ("Failed to schedule pod, <reason>", events.go
+// PodFailedToScheduleEvent) on the pod: for every pod it could not schedule (scheduler.go Results.Record) and every
+// pod it ignores (provisioner.go GetPendingPods), except a pod that asks not to run on Karpenter capacity (its
+// validation errors include KarpenterManagedLabelDoesNotExistError) and except when there is no NodePool at all
+// (provisioner.go Schedule only marks the pods "no dynamic nodepools found").
+bool PublishesFailedScheduling(const PodOutcome& o);
+
 }  // namespace kplace::karpenter

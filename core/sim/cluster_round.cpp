@@ -34,6 +34,16 @@ bool Runner::Provision(ClusterRound& round) {
   popts.hostname_seq = hostname_seq_;
   karpenter::Result k = karpenter::Provision(view, popts);
   hostname_seq_ = k.hostname_seq;
+  // Karpenter's events in the order it publishes them (provisioning/scheduling/events.go): FailedScheduling on the
+  // pods it ignores (provisioner.go GetPendingPods), NoCompatibleInstanceTypes on each NodePool NewScheduler drops,
+  // then per pod below (Results.Record).
+  for (std::size_t idx : waiting) {
+    const karpenter::PodOutcome& o = k.pods[idx];
+    if (o.kind == karpenter::PodOutcomeKind::Ignored && karpenter::PublishesFailedScheduling(o))
+      result_.events.push_back(
+          {"Warning", "FailedScheduling", o.key, "Failed to schedule pod, " + o.reason, "karpenter", ""});
+  }
+  for (const auto& e : k.events) result_.events.push_back({e.type, e.reason, "", e.message, "karpenter", e.object});
 
   for (std::size_t idx : waiting) {
     const karpenter::PodOutcome& o = k.pods[idx];
@@ -65,7 +75,7 @@ bool Runner::Provision(ClusterRound& round) {
         for (const auto& l : result_.node_claims)
           if (l.node == nom.node) where = "nodeclaim/" + l.claim.name + ", " + where;
       result_.events.push_back({"Normal", "Nominated", o.key, "Pod should schedule on: " + where, "karpenter", ""});
-    } else if (o.kind == karpenter::PodOutcomeKind::Unschedulable)
+    } else if (o.kind == karpenter::PodOutcomeKind::Unschedulable && karpenter::PublishesFailedScheduling(o))
       result_.events.push_back(
           {"Warning", "FailedScheduling", o.key, "Failed to schedule pod, " + o.reason, "karpenter", ""});
     pods_[idx].karpenter.push_back(std::move(nom));

@@ -23,6 +23,7 @@ SimResult RunKarpenter(Scenario sc, const RunOptions& options) {
     r.generated_from = p.generated_from;
     r.priority = priorities[i];
     r.bound_at_start = !p.node_name.empty();
+    if (p.Terminal()) r.terminal_phase = p.phase;
     r.node = p.node_name;
     if (o.kind == karpenter::PodOutcomeKind::Node) r.node = o.node;
     if (o.kind == karpenter::PodOutcomeKind::Unschedulable || o.kind == karpenter::PodOutcomeKind::Ignored)

@@ -57,6 +57,7 @@ std::vector<std::size_t> Runner::QueuePods(std::size_t first) {
     r.key = p.Key();
     r.generated_from = p.generated_from;
     r.priority = priorities_[i];
+    if (p.Terminal()) r.terminal_phase = p.phase;
     if (!p.node_name.empty()) {
       r.bound_at_start = true;
       r.node = p.node_name;

@@ -36,6 +36,7 @@ struct PodResult {
   std::string generated_from;  // e.g. "Deployment/web", "" for pods given as Pod items
   std::int32_t priority = 0;
   bool bound_at_start = false;                // spec.nodeName was set in the input
+  std::string terminal_phase;                 // "Succeeded" / "Failed" when the input pod was terminal (not written)
   std::string node;                           // where it runs (or ran from the start)
   std::string unschedulable;                  // last FailedScheduling message when not placed
   std::vector<std::string> scheduling_gates;  // non-empty: never entered the queue

@@ -48,6 +48,51 @@ TEST(Cli, RunPrintsTableAndEvents) {
   EXPECT_NE(o.out.find("FailedScheduling   0/3 nodes are available:"), std::string::npos) << o.out;
 }
 
+// karpenter mode's text lists every pod with its outcome (not only those Karpenter placed or failed), and the events
+// Karpenter publishes on NodePools.
+TEST(Cli, KarpenterTableListsEveryPodAndNodePoolEvents) {
+  const std::string marked =
+      R"("status":{"conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable"}]})";
+  const std::string text = R"({"apiVersion":"v1","kind":"List","items":[
+    {"apiVersion":"kplace.dev/v1alpha1","kind":"Simulation","metadata":{"name":"s"},"spec":{"mode":"karpenter"}},
+    {"apiVersion":"karpenter.sh/v1","kind":"NodePool","metadata":{"name":"empty"},
+     "spec":{"template":{"spec":{"requirements":[
+       {"key":"node.kubernetes.io/instance-type","operator":"In","values":["nope"]}]}}}},
+    {"apiVersion":"karpenter.sh/v1","kind":"NodePool","metadata":{"name":"default"},
+     "spec":{"template":{"spec":{"requirements":[]}}}},
+    {"apiVersion":"kplace.dev/v1alpha1","kind":"InstanceType","metadata":{"name":"small"},
+     "spec":{"capacity":{"cpu":"2","memory":"4Gi","pods":"10"},
+             "offerings":[{"zone":"zone-a","capacityType":"on-demand","price":1}]}},
+    {"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"},
+     "status":{"allocatable":{"cpu":"1","memory":"1Gi","pods":"110"}}},
+    {"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","namespace":"default"},
+     "spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"900m"}}}]}},
+    {"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"default"},
+     "spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"500m"}}}]},)" +
+                           marked + R"(},
+    {"apiVersion":"v1","kind":"Pod","metadata":{"name":"ign","namespace":"default"},
+     "spec":{"nodeSelector":{"karpenter.sh/foo":"x"},"containers":[{"name":"c"}]},)" +
+                           marked + R"(},
+    {"apiVersion":"v1","kind":"Pod","metadata":{"name":"np","namespace":"default"},
+     "spec":{"containers":[{"name":"c"}]}},
+    {"apiVersion":"v1","kind":"Pod","metadata":{"name":"done","namespace":"default"},
+     "spec":{"containers":[{"name":"c"}]},"status":{"phase":"Succeeded"}}]})";
+  Output o = RunCli("run -", text);
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("default/done   <none>      Succeeded (not scheduled)\n"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("default/ign    <none>      ignored\n"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("default/np     <none>      not provisionable\n"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("default/p      default-0   new NodeClaim\n"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("default/web    n1          Running (bound in the input)\n"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("  default/np   pod is not marked unschedulable by kube-scheduler\n"), std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("\nNodePool events:\n  OBJECT           TYPE      REASON                      MESSAGE\n"
+                       "  NodePool/empty   Warning   NoCompatibleInstanceTypes   NodePool requirements filtered out "
+                       "all compatible available instance types\n"),
+            std::string::npos)
+      << o.out;
+}
+
 TEST(Cli, JsonFromStdinEqualsJsonFromFile) {
   std::ifstream f(kPreset);
   std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());

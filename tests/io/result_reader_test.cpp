@@ -95,5 +95,54 @@ TEST(ResultReaderTest, WrongTypesReadAsAbsent) {
   EXPECT_TRUE(io::ResultFromJson(io::Json()).karpenter.has_value());  // no preemptions: karpenter mode's shape
 }
 
+// Karpenter's NodePool events are objects of the events' shape, in karpenter mode's `events` and in cluster mode's
+// `events` and each round's `karpenterEvents`, and read back as they were.
+TEST(ResultReaderTest, NodePoolEventsAreObjectsAndComeBack) {
+  auto scenario = [](const std::string& mode) {
+    return R"({"apiVersion":"v1","kind":"List","items":[
+      {"apiVersion":"kplace.dev/v1alpha1","kind":"Simulation","metadata":{"name":"s"},"spec":{"mode":")" +
+           mode + R"("}},
+      {"apiVersion":"karpenter.sh/v1","kind":"NodePool","metadata":{"name":"empty"},
+       "spec":{"template":{"spec":{"requirements":[
+         {"key":"node.kubernetes.io/instance-type","operator":"In","values":["nope"]}]}}}},
+      {"apiVersion":"karpenter.sh/v1","kind":"NodePool","metadata":{"name":"default"},
+       "spec":{"template":{"spec":{"requirements":[]}}}},
+      {"apiVersion":"kplace.dev/v1alpha1","kind":"InstanceType","metadata":{"name":"small"},
+       "spec":{"capacity":{"cpu":"2","memory":"4Gi","pods":"10"},
+               "offerings":[{"zone":"zone-a","capacityType":"on-demand","price":1}]}},
+      {"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"default"},
+       "spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"100m"}}}]},
+       "status":{"conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable"}]}}]})";
+  };
+  const io::Json want = {{"type", "Warning"},
+                         {"reason", "NoCompatibleInstanceTypes"},
+                         {"pod", ""},
+                         {"object", "NodePool/empty"},
+                         {"source", "karpenter"},
+                         {"message", "NodePool requirements filtered out all compatible available instance types"}};
+
+  const io::Json k = io::ResultToJson(sim::Run(io::ParseScenario(scenario("karpenter"))));
+  ASSERT_TRUE(k.contains("events")) << k.dump();
+  EXPECT_EQ(k["events"], io::Json::array({want}));
+  const sim::SimResult kr = io::ResultFromJson(k);
+  ASSERT_TRUE(kr.karpenter.has_value());
+  ASSERT_EQ(kr.karpenter->events.size(), 1u);
+  EXPECT_EQ(kr.karpenter->events[0].object, "NodePool/empty");
+  EXPECT_EQ(kr.karpenter->events[0].reason, "NoCompatibleInstanceTypes");
+  EXPECT_EQ(io::Dump(io::ResultToJson(kr)), io::Dump(k));
+
+  const io::Json c = io::ResultToJson(sim::Run(io::ParseScenario(scenario("cluster"))));
+  ASSERT_TRUE(c["events"].is_array());
+  EXPECT_NE(std::find(c["events"].begin(), c["events"].end(), want), c["events"].end()) << c["events"].dump();
+  ASSERT_FALSE(c["rounds"].empty());
+  EXPECT_EQ(c["rounds"][0]["karpenterEvents"], io::Json::array({want}));
+  const sim::SimResult cr = io::ResultFromJson(c);
+  ASSERT_FALSE(cr.rounds.empty());
+  ASSERT_TRUE(cr.rounds[0].provision.has_value());
+  ASSERT_EQ(cr.rounds[0].provision->events.size(), 1u);
+  EXPECT_EQ(cr.rounds[0].provision->events[0].object, "NodePool/empty");
+  EXPECT_EQ(io::Dump(io::ResultToJson(cr)), io::Dump(c));
+}
+
 }  // namespace
 }  // namespace kplace
