@@ -1,6 +1,7 @@
 // kplace: place pods as kube-scheduler would.
 //   kplace run [--format text|json] [--explain NS/POD] [--instance-types KWOK_FILE] FILE   (FILE "-" = stdin)
 //   kplace validate FILE
+//   kplace convert kubectl FILE     (a cluster dump -> the scenario List kplace reads from it)
 //   kplace convert kwok KWOK_FILE   (Karpenter kwok instance_types.json -> kplace InstanceType items)
 //   kplace releases                 (the Kubernetes releases kplace reproduces and what differs between them)
 // Exit codes: 0 success, 2 bad input or usage.
@@ -25,10 +26,14 @@ std::string UsageText() {
   return "usage:\n"
          "  kplace run [--format text|json] [--explain NAMESPACE/POD] [--instance-types KWOK_FILE] FILE\n"
          "  kplace validate FILE\n"
+         "  kplace convert kubectl FILE\n"
          "  kplace convert kwok KWOK_FILE\n"
          "  kplace releases\n"
          "  kplace version\n"
-         "FILE is a scenario (a Kubernetes List in JSON); \"-\" reads standard input. Its Simulation's\n"
+         "FILE is a scenario: a Kubernetes List in JSON, or what kubectl prints (typed lists, single objects, arrays,\n"
+         "several documents); \"-\" reads standard input. A settled cluster dump keeps its state: controllers create\n"
+         "only the pods they miss. convert kubectl prints the scenario kplace reads from such a dump. Its "
+         "Simulation's\n"
          "spec.kubernetesVersion picks the release to reproduce: " +
          kplace::SupportedVersionsText() + " (default \"" + kplace::VersionText(kplace::kDefaultMinor) +
          "\");\n`kplace releases` lists what differs between them.\n"
@@ -78,10 +83,11 @@ bool AddInstanceTypes(kplace::Scenario& scenario, const std::string& path, const
   return true;
 }
 
-// kplace convert kwok FILE
+// kplace convert kwok FILE | kplace convert kubectl FILE
 int Convert(const std::vector<std::string>& args) {
-  if (args.size() < 2) return Usage("convert needs a format (kwok)");
-  if (args[1] != "kwok") return Usage("convert: unknown format \"" + args[1] + "\" (kwok)");
+  if (args.size() < 2) return Usage("convert needs a format (kubectl or kwok)");
+  if (args[1] != "kwok" && args[1] != "kubectl")
+    return Usage("convert: unknown format \"" + args[1] + "\" (kubectl or kwok)");
   if (args.size() < 3) return Usage("missing FILE");
   if (args.size() > 3) return Usage("more than one FILE");
   std::string text, error;
@@ -90,7 +96,20 @@ int Convert(const std::vector<std::string>& args) {
     return 2;
   }
   try {
-    std::cout << kplace::io::KwokInstanceTypesToItems(text);
+    if (args[1] == "kwok") {
+      std::cout << kplace::io::KwokInstanceTypesToItems(text);
+    } else {
+      kplace::ImportSummary summary;
+      std::cout << kplace::io::ConvertClusterDump(text, &summary);
+      // What was read goes to stderr, so the scenario on stdout stays a clean List.
+      for (const auto& [kind, n] : summary.ignored_kinds)
+        std::cerr << "kplace: kind " << kind << " is not simulated: " << n << (n == 1 ? " item" : " items")
+                  << " left out\n";
+      if (summary.finished_pods)
+        std::cerr << "kplace: " << summary.finished_pods
+                  << (summary.finished_pods == 1 ? " finished pod" : " finished pods")
+                  << " (Succeeded/Failed) left out: they hold nothing\n";
+    }
   } catch (const kplace::io::InputError& e) {
     std::cerr << "kplace: " << args[2] << ": " << e.what() << "\n";
     return 2;

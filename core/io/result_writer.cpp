@@ -238,7 +238,8 @@ std::string ImportSummaryText(const ImportSummary& in) {
                     std::to_string(in.pods_pending) + " pending";
   if (in.other_scheduler) out += " (" + std::to_string(in.other_scheduler) + " left to another scheduler)";
   if (in.finished_pods)
-    out += "; " + n(in.finished_pods, "finished pod", "finished pods") + " (Succeeded/Failed) hold nothing";
+    out +=
+        "; " + n(in.finished_pods, "finished pod", "finished pods") + " (Succeeded/Failed) left out: they hold nothing";
   if (in.terminating_pods)
     out += "; " +
            n(in.terminating_pods, "terminating pod still holds its node", "terminating pods still hold their nodes");

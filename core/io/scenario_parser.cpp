@@ -214,6 +214,7 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
     }
   }
   const Json& item = *itemp;
+  if (keep_) keep_->push_back(item);
   if (!item.is_object()) Reader(label, "").Fail("expected object, got " + JsonTypeName(item));
   std::string item_kind, name, ns;
   auto kind_it = item.find("kind");
@@ -421,6 +422,66 @@ void ScenarioBuilder::ExpandWorkloads() {
     }
   }
   if (total > kMaxPods) Reader("", "items").Fail("more than " + std::to_string(kMaxPods) + " pods");
+}
+
+std::string ConvertClusterDump(std::string_view text, ImportSummary* summary) {
+  const std::vector<Json> docs = ParseJsonDocuments(text);
+  std::vector<Json> items;
+  ScenarioBuilder builder;
+  builder.KeepItems(&items);
+  for (std::size_t d = 0; d < docs.size(); ++d)
+    builder.AddDocument(docs[d], docs.size() == 1 ? "" : "document " + std::to_string(d + 1));
+  Scenario sc = builder.Finish();  // every error the run would report
+  if (docs.size() > 1) {
+    sc.import.documents = docs.size();
+    sc.import.shape = std::to_string(docs.size()) + " documents";
+  }
+  if (summary) *summary = sc.import;
+  std::string out = "{ \"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n";
+  bool first = true;
+  auto emit = [&](const Json& item) {
+    out += first ? "  " : ",\n  ";
+    out += item.dump(-1, ' ', false, Json::error_handler_t::replace);
+    first = false;
+  };
+  bool have_sim = false;
+  for (const auto& item : items)
+    if (item.is_object() && item.value("kind", "") == "Simulation") have_sim = true;
+  if (!have_sim)
+    emit({{"apiVersion", "kplace.dev/v1alpha1"},
+          {"kind", "Simulation"},
+          {"metadata", {{"name", "imported"}}},
+          {"spec", {{"mode", "cluster"}}}});
+  static const std::set<std::string> kSimulated = {"Node",          "Pod",
+                                                   "PriorityClass", "PodDisruptionBudget",
+                                                   "Deployment",    "ReplicaSet",
+                                                   "StatefulSet",   "DaemonSet",
+                                                   "Service",       "Job",
+                                                   "Namespace",     "NodePool",
+                                                   "InstanceType",  "KubeSchedulerConfiguration",
+                                                   "Simulation"};
+  for (Json item : items) {
+    const std::string kind = item.value("kind", "");
+    if (!kSimulated.count(kind)) continue;  // the parser warned: not simulated
+    if (kind == "Pod") {
+      if (auto st = item.find("status"); st != item.end() && st->is_object()) {
+        const std::string phase = st->value("phase", "");
+        if (phase == "Succeeded" || phase == "Failed") continue;
+        for (const char* noise : {"containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"})
+          st->erase(noise);
+      }
+    }
+    if (auto m = item.find("metadata"); m != item.end() && m->is_object()) {
+      m->erase("managedFields");
+      if (auto a = m->find("annotations"); a != m->end() && a->is_object()) {
+        a->erase("kubectl.kubernetes.io/last-applied-configuration");
+        if (a->empty()) m->erase("annotations");
+      }
+    }
+    emit(item);
+  }
+  out += first ? "] }\n" : "\n] }\n";
+  return out;
 }
 
 }  // namespace kplace::io

@@ -36,6 +36,9 @@ class ScenarioBuilder {
   void Add(const Json& item, std::size_t index);
   // Expands workloads into pods; the builder is spent afterwards.
   Scenario Finish();
+  // Keeps a copy of every object added, as the parser read it (kind and apiVersion from its typed list, a name for
+  // generateName), in the order read.
+  void KeepItems(std::vector<Json>* out) { keep_ = out; }
 
  private:
   void Flatten(const Json& v, const std::string& path, const std::string& kind, const std::string& api_version);
@@ -55,6 +58,14 @@ class ScenarioBuilder {
   std::map<std::string, std::string> ignored_first_;   // ... and the first such item's label
   bool have_config_ = false;
   bool have_sim_ = false;
+  std::vector<Json>* keep_ = nullptr;
 };
+
+// `kplace convert kubectl`: a cluster dump (any shape ParseScenario reads) as one kplace scenario List, one item per
+// line, that runs exactly as the dump does: objects completed as the parser read them, finished pods (they hold
+// nothing) and the noise kplace never reads (managedFields, the last-applied annotation, container statuses)
+// dropped, and a Simulation item first when the dump has none. Throws InputError as ParseScenario would. summary:
+// what the parser made of the dump.
+std::string ConvertClusterDump(std::string_view text, ImportSummary* summary = nullptr);
 
 }  // namespace kplace::io

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace {
@@ -196,6 +197,42 @@ TEST(Cli, RunWithKwokInstanceTypes) {
   EXPECT_EQ(bad.out, "");
   EXPECT_EQ(bad.err, "kplace: " + bad_file + ": [0] (a): resources.cpu: \"lots\" is not a quantity\n");
   EXPECT_EQ(RunCli("run --instance-types /nonexistent.json -", kKarpenterScenario).code, 2);
+}
+
+// A dump as kubectl prints it: a typed list without kinds, a settled Deployment pod, a pending pod of another
+// scheduler. run says what it made of it; convert kubectl prints the List it reads (exit 2 on bad input).
+TEST(Cli, ImportedDumpIsSummarisedAndConverts) {
+  const std::string dump = R"({"kind":"NodeList","apiVersion":"v1","items":[
+    {"metadata":{"name":"n1","managedFields":[{"manager":"kubelet"}]},"status":{"allocatable":{"cpu":"2","memory":"4Gi","pods":"110"}}}]}
+  {"kind":"PodList","apiVersion":"v1","items":[
+    {"metadata":{"name":"web-5f7c-abcde","namespace":"shop","labels":{"app":"web","pod-template-hash":"5f7c"},
+      "ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-5f7c","controller":true}]},
+     "spec":{"nodeName":"n1","containers":[{"name":"c","resources":{"requests":{"cpu":"100m"}}}]},"status":{"phase":"Running"}},
+    {"metadata":{"name":"job-x","namespace":"shop"},"spec":{"schedulerName":"volcano","containers":[{"name":"c"}]},
+     "status":{"phase":"Pending"}},
+    {"metadata":{"name":"old","namespace":"shop"},"spec":{"nodeName":"n1","containers":[{"name":"c"}]},
+     "status":{"phase":"Succeeded"}}]})";
+  Output o = RunCli("run -", dump);
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(o.out.rfind("Imported 2 documents: 1 node, 1 pod bound, 1 pending (1 left to another scheduler); 1 "
+                        "finished pod (Succeeded/Failed) left out: they hold nothing.\n",
+                        0),
+            0u)
+      << o.out;
+  EXPECT_NE(o.out.find("shop/job-x"), std::string::npos);
+  Output c = RunCli("convert kubectl -", dump);
+  EXPECT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(c.err, "kplace: 1 finished pod (Succeeded/Failed) left out: they hold nothing\n");
+  EXPECT_NE(c.out.find(R"({"apiVersion":"v1","kind":"Pod","metadata":{"labels":{"app":"web")"), std::string::npos)
+      << c.out;
+  EXPECT_EQ(c.out.find("managedFields"), std::string::npos);
+  Output j = RunCli("run --format json -", c.out);
+  Output k = RunCli("run --format json -", dump);
+  EXPECT_EQ(nlohmann::json::parse(j.out)["pods"], nlohmann::json::parse(k.out)["pods"]);
+  Output bad =
+      RunCli("convert kubectl -", R"({"kind":"PodList","items":[{"metadata":{"name":"p"},"spec":{"priority":"x"}}]})");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err, "kplace: -: items[0] (Pod default/p): spec.priority: expected integer, got string\n");
 }
 
 }  // namespace

@@ -392,5 +392,53 @@ TEST(ClusterDump, HandWrittenListsSayNothing) {
   EXPECT_EQ(io::ImportSummaryText(r.import), "");
 }
 
+// kplace convert kubectl: the scenario kplace reads from a dump runs exactly as the dump does.
+TEST(ClusterDump, ConvertedDumpRunsAsTheDump) {
+  Json items = SettledItems();
+  items.push_back(PodObj("new-1", "shop", {{"app", "n"}}, nullptr, "", "Pending"));
+  items.push_back(PodObj("done-1", "shop", {{"app", "d"}}, nullptr, "node-a", "Succeeded"));
+  items.push_back({{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", Meta("cm", "shop")}});
+  items[2]["metadata"]["annotations"] = {{"kubectl.kubernetes.io/last-applied-configuration", "{\"big\": 1}"},
+                                         {"deployment.kubernetes.io/revision", "1"}};
+  Json pods = {{"kind", "PodList"}, {"apiVersion", "v1"}, {"items", Json::array()}};
+  Json rest = List(Json::array());
+  for (Json it : items) {
+    if (it["kind"] == "Pod") {
+      it.erase("kind");
+      pods["items"].push_back(it);
+    } else {
+      rest["items"].push_back(it);
+    }
+  }
+  const std::string dump = rest.dump(2) + pods.dump(2);
+  ImportSummary summary;
+  const std::string converted = io::ConvertClusterDump(dump, &summary);
+  EXPECT_EQ(summary.finished_pods, 1u);
+  // A List with one item per line: the Simulation added first; no managedFields, last-applied annotation, container
+  // statuses, finished pods or kinds kplace does not simulate.
+  EXPECT_EQ(
+      converted.rfind("{ \"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n  {\"apiVersion\":\"kplace.dev/"
+                      "v1alpha1\",\"kind\":\"Simulation\",\"metadata\":{\"name\":\"imported\"},\"spec\":{\"mode\":"
+                      "\"cluster\"}},\n",
+                      0),
+      0u)
+      << converted.substr(0, 300);
+  for (const char* gone : {"managedFields", "last-applied-configuration", "containerStatuses", "done-1", "ConfigMap"})
+    EXPECT_EQ(converted.find(gone), std::string::npos) << gone;
+  EXPECT_NE(converted.find("deployment.kubernetes.io/revision"), std::string::npos);
+  Json list = Json::parse(converted);
+  // Simulation, 2 nodes, Deployment + ReplicaSet + DaemonSet, Service, 6 pods.
+  EXPECT_EQ(list["items"].size(), 1u + 2 + 3 + 1 + 6);
+  for (const auto& it : list["items"]) EXPECT_TRUE(it.contains("kind"));
+  // Same placements and events.
+  Json a = io::ResultToJson(sim::Run(io::ParseScenario(dump)));
+  Json b = io::ResultToJson(sim::Run(io::ParseScenario(converted)));
+  EXPECT_EQ(a["pods"], b["pods"]);
+  EXPECT_EQ(a["events"], b["events"]);
+  EXPECT_EQ(a["pods"]["shop/new-1"]["node"].is_string(), true);
+  // Converting the converted scenario changes nothing.
+  EXPECT_EQ(io::ConvertClusterDump(converted), converted);
+}
+
 }  // namespace
 }  // namespace kplace
