@@ -101,8 +101,10 @@ function normalize(objects) {
       if (o.spec && o.spec.nodeName) summary.bound++;
       if (meta && (meta.ownerReferences || []).some((r) => r && r.kind === 'DaemonSet')) summary.daemonSetPods++;
       if (o.status) {
-        const { phase: p, nominatedNodeName, startTime } = o.status;
-        o.status = { phase: p, nominatedNodeName, startTime };
+        // conditions: PodScheduled=False/Unschedulable marks the pods Karpenter provisions for; Ready and
+        // DisruptionTarget matter to PodDisruptionBudgets and preemption.
+        const { phase: p, nominatedNodeName, startTime, conditions } = o.status;
+        o.status = { phase: p, nominatedNodeName, startTime, conditions };
       }
     } else if (o.kind === 'Node') {
       summary.nodes++;

@@ -29,6 +29,7 @@ std::string OwnerOf(const Pod* pod, const sim::PodResult& r) {
 PodStatus StatusOf(const sim::PodResult& r, const karpenter::PodOutcome* k) {
   if (!r.preempted_by.empty()) return PodStatus::Preempted;
   if (r.bound_at_start) return PodStatus::BoundAtStart;
+  if (!r.other_scheduler.empty()) return PodStatus::OtherScheduler;
   if (!r.scheduling_gates.empty()) return PodStatus::Gated;
   if (!r.node.empty()) return PodStatus::Scheduled;
   if (k) {  // karpenter mode: no kube-scheduler attempts; Karpenter's outcome decides
@@ -186,7 +187,8 @@ void IndexSnapshot(Snapshot& s, const io::Json* result_json) {
     v.status = StatusOf(r, v.karpenter);
     if (v.pod) v.requests = PodRequests(*v.pod, opts);
     s.pod_index.emplace(v.key, static_cast<int>(s.pods.size()));
-    if (v.status == PodStatus::Pending || v.status == PodStatus::Gated || v.status == PodStatus::Preempted)
+    if (v.status == PodStatus::Pending || v.status == PodStatus::Gated || v.status == PodStatus::Preempted ||
+        v.status == PodStatus::OtherScheduler)
       s.unplaced.push_back(static_cast<int>(s.pods.size()));
     s.pods.push_back(std::move(v));
   }

@@ -17,7 +17,17 @@
 namespace kplace::app {
 
 // OnNewClaim: karpenter mode, Karpenter put the pod on a NodeClaim it would launch (no Node exists yet).
-enum class PodStatus : std::uint8_t { Scheduled, Pending, Gated, BoundAtStart, Preempted, Terminal, OnNewClaim };
+// OtherScheduler: pending, and its spec.schedulerName names no profile of kube-scheduler (another scheduler's pod).
+enum class PodStatus : std::uint8_t {
+  Scheduled,
+  Pending,
+  Gated,
+  BoundAtStart,
+  Preempted,
+  Terminal,
+  OnNewClaim,
+  OtherScheduler
+};
 
 // Display data of one pod, derived once per run.
 struct PodView {

@@ -246,14 +246,18 @@ std::string KarpenterWhy(const PodView& pod) {
 
 void PendingLane(const Snapshot& snap, UiState& ui) {
   if (snap.unplaced.empty()) return;
-  int pending = 0, gated = 0, preempted = 0;
+  int pending = 0, gated = 0, preempted = 0, other = 0;
   for (int i : snap.unplaced) {
     pending += snap.pods[i].status == PodStatus::Pending;
     gated += snap.pods[i].status == PodStatus::Gated;
     preempted += snap.pods[i].status == PodStatus::Preempted;
+    other += snap.pods[i].status == PodStatus::OtherScheduler;
   }
   std::string title;
-  for (auto [n, what] : {std::pair{pending, "pending"}, {gated, "gated"}, {preempted, "preempted"}})
+  for (auto [n, what] : {std::pair{pending, "pending"},
+                         {gated, "gated"},
+                         {preempted, "preempted"},
+                         {other, "left to another scheduler"}})
     if (n) title += (title.empty() ? "" : ", ") + std::to_string(n) + " " + what;
   ImGui::PushStyleColor(ImGuiCol_Text, colors::kWarn);
   ImGui::TextUnformatted(("Not running: " + title).c_str());
@@ -271,6 +275,8 @@ void PendingLane(const Snapshot& snap, UiState& ui) {
       ImGui::TextDisabled("SchedulingGated: %s", gates.c_str());
     } else if (pod.status == PodStatus::Preempted) {
       ImGui::TextDisabled("Preempted by %s on %s", r.preempted_by.c_str(), r.preempted_from.c_str());
+    } else if (pod.status == PodStatus::OtherScheduler) {
+      ImGui::TextDisabled("spec.schedulerName: %s (not kube-scheduler's)", r.other_scheduler.c_str());
     } else {
       if (!r.nominated_node.empty()) ImGui::TextDisabled("nominated to %s", r.nominated_node.c_str());
       const std::string why = KarpenterWhy(pod);

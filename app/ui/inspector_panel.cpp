@@ -290,6 +290,10 @@ void DrawInspector(const Snapshot& snap, const Session& session, UiState& ui) {
     case PodStatus::BoundAtStart:
       Wrapped(colors::kTextDim, "Already bound to " + r.node + " in the input (spec.nodeName): not scheduled.");
       return;
+    case PodStatus::OtherScheduler:
+      Wrapped(colors::kTextDim, "Not scheduled here: spec.schedulerName is \"" + r.other_scheduler +
+                                    "\", which names no profile of this kube-scheduler; that scheduler places it.");
+      return;
     case PodStatus::Gated:
       Wrapped(colors::kTextDim,
               "Not scheduled: spec.schedulingGates holds it out of the queue: " + Join(r.scheduling_gates, ", "));

@@ -19,7 +19,8 @@ bool PodChip(const PodView& pod, bool selected, float width) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImU32 fill = OwnerColor(pod.owner);
   if (pod.status == PodStatus::Pending) fill = IM_COL32(90, 60, 30, 255);
-  if (pod.status == PodStatus::Gated || pod.status == PodStatus::Preempted) fill = IM_COL32(70, 70, 80, 255);
+  if (pod.status == PodStatus::Gated || pod.status == PodStatus::Preempted || pod.status == PodStatus::OtherScheduler)
+    fill = IM_COL32(70, 70, 80, 255);
   const ImVec2 q(p.x + width, p.y + h);
   dl->AddRectFilled(p, q, fill, h * 0.3f);
   if (selected || hovered) dl->AddRect(p, q, colors::kSelected, h * 0.3f, 0, selected ? Em(0.15f) : Em(0.07f));

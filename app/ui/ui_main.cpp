@@ -176,7 +176,8 @@ void DrawTopBar(Session& session, UiState& ui) {
     int placed = 0, pending = 0, on_claims = 0;
     for (const auto& p : snap->pods) {
       placed += p.status == PodStatus::Scheduled;
-      pending += p.status == PodStatus::Pending || p.status == PodStatus::Gated;
+      pending +=
+          p.status == PodStatus::Pending || p.status == PodStatus::Gated || p.status == PodStatus::OtherScheduler;
       on_claims += p.status == PodStatus::OnNewClaim;
     }
     ImGui::PushStyleColor(ImGuiCol_Text, colors::kOk);

@@ -60,6 +60,26 @@ TEST(SessionTest, TextBecomesASnapshotWithTheCliResult) {
   EXPECT_EQ(snap.unplaced.size(), 1u);
 }
 
+// A pod of another scheduler, in the frame and from a background run's result alike: not pending on kube-scheduler,
+// listed among the pods not running with why.
+TEST(SessionTest, PodsOfAnotherSchedulerAreShownAsSuch) {
+  const std::string text = R"({"kind": "PodList", "apiVersion": "v1", "items": [
+    {"metadata": {"name": "gang-0"}, "spec": {"schedulerName": "volcano", "containers": [{"name": "c"}]}}]})";
+  Session s;
+  ASSERT_TRUE(s.SetText(text)) << s.error();
+  const Snapshot& snap = *s.snapshot();
+  ASSERT_GE(snap.FindPod("default/gang-0"), 0);
+  EXPECT_EQ(snap.pods[snap.FindPod("default/gang-0")].status, PodStatus::OtherScheduler);
+  EXPECT_EQ(snap.unplaced.size(), 1u);
+  AsyncSession a;
+  a.session.SetText(text);
+  ASSERT_EQ(a.runs.size(), 1u);
+  ASSERT_TRUE(a.session.Complete(a.runs[0].first, testing::WorkerEnvelope(text)));
+  const Snapshot& bg = *a.session.snapshot();
+  EXPECT_EQ(bg.pods[bg.FindPod("default/gang-0")].status, PodStatus::OtherScheduler);
+  EXPECT_EQ(bg.pods[bg.FindPod("default/gang-0")].result->other_scheduler, "volcano");
+}
+
 TEST(SessionTest, InvalidTextKeepsTheLastSnapshotStale) {
   Session s;
   ASSERT_TRUE(s.SetText(PresetText("quickstart")));

@@ -506,6 +506,8 @@ test('kubectl JSON import: noise ignored, bound pods occupy nodes, terminal pods
   const text = await page.evaluate(() => window.kplace.text());
   assert.ok(!text.includes('managedFields') && !text.includes('batch-done'));
   assert.match(text, /"kind":"Simulation".*"mode":"cluster"/);
+  // Pod conditions are kept: PodScheduled=False/Unschedulable is what Karpenter provisions for.
+  assert.match(text, /"api-pending".*"conditions":\[\{"type":"PodScheduled","status":"False"\}\]/);
   const result = await page.evaluate(() => window.kplace.result());
   // worker-1 holds 1.6 of 2 CPUs: the pending 1.5-CPU pod goes to worker-2, which the finished pods do not fill.
   assert.equal(result.pods['default/api-pending'].node, 'worker-2', JSON.stringify(result.pods));
