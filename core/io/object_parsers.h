@@ -43,6 +43,7 @@ Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r);
 // karpenter.sh (parse_karpenter.cpp)
 NodePool ParseNodePool(const Json& v, const Reader& r);
 InstanceType ParseInstanceType(const Json& v, const Reader& r);
+NodeClaim ParseNodeClaim(const Json& v, const Reader& r);
 
 // kplace.dev (scenario_parser.cpp)
 Simulation ParseSimulation(const Json& v, const Reader& r);

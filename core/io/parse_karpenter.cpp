@@ -68,6 +68,31 @@ NodePool ParseNodePool(const Json& v, const Reader& r) {
   return np;
 }
 
+NodeClaim ParseNodeClaim(const Json& v, const Reader& r) {
+  NodeClaim nc;
+  nc.meta = ParseMeta(v, r, false, true);
+  if (const Json* spec = r.Object(v, "spec")) {
+    Reader s = r.Field("spec");
+    nc.taints = ParseTaints(s.Array(*spec, "taints"), s.Field("taints"));
+  }
+  if (const Json* status = r.Object(v, "status")) {
+    Reader st = r.Field("status");
+    if (const Json* a = st.Object(*status, "allocatable")) nc.allocatable = st.Field("allocatable").AsResourceList(*a);
+    if (const Json* c = st.Object(*status, "capacity")) nc.capacity = st.Field("capacity").AsResourceList(*c);
+    nc.node_name = st.String(*status, "nodeName").value_or("");
+    nc.launched = !st.String(*status, "providerID").value_or("").empty();
+    if (const Json* conds = st.Array(*status, "conditions"))
+      for (std::size_t i = 0; i < conds->size(); ++i) {
+        Reader cr = st.Field("conditions").Index(i);
+        cr.ExpectObject((*conds)[i]);
+        if (cr.String((*conds)[i], "type").value_or("") == "Launched" &&
+            cr.String((*conds)[i], "status").value_or("") == "True")
+          nc.launched = true;
+      }
+  }
+  return nc;
+}
+
 InstanceType ParseInstanceType(const Json& v, const Reader& r) {
   InstanceType it;
   it.meta = ParseMeta(v, r, false, true);

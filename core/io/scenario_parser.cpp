@@ -284,6 +284,11 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
     np.item_index = static_cast<int>(i);
     check_duplicate();
     sc.node_pools.push_back(std::move(np));
+  } else if (item_kind == "NodeClaim") {
+    NodeClaim nc = ParseNodeClaim(item, r);
+    nc.item_index = static_cast<int>(i);
+    check_duplicate();
+    sc.node_claims.push_back(std::move(nc));
   } else if (item_kind == "InstanceType") {
     InstanceType it = ParseInstanceType(item, r);
     it.item_index = static_cast<int>(i);
@@ -315,6 +320,7 @@ Scenario ScenarioBuilder::Finish() {
   for (const auto& [kind, count] : ignored_) sc_.import.ignored_kinds.emplace_back(kind, count);
   if (plain_) sc_.item_labels.clear();
   ExpandWorkloads();
+  AddInFlightNodeClaims();
   return std::move(sc_);
 }
 
@@ -329,6 +335,30 @@ std::string OwnerKey(const std::string& kind, const std::string& ns, const std::
 }
 
 }  // namespace
+
+void ScenarioBuilder::AddInFlightNodeClaims() {
+  // A NodeClaim that registered is its Node (listed or not); one being deleted is going away; one not launched yet
+  // has no capacity. The rest are in flight (cluster state's StateNode without a Node, pkg/controllers/state).
+  static const Symbol kHostname = Intern("kubernetes.io/hostname");
+  std::set<std::string> node_names;
+  for (const auto& n : sc_.nodes) node_names.insert(n.meta.name);
+  for (const auto& nc : sc_.node_claims) {
+    if (!nc.node_name.empty() || nc.meta.deleting || !nc.launched || node_names.count(nc.meta.name)) continue;
+    Node n;
+    n.meta = nc.meta;
+    n.name_symbol = Intern(n.meta.name);
+    // StateNode.HostName: the NodeClaim's name while it has no Node.
+    if (!n.meta.labels.Get(kHostname)) {
+      n.meta.labels.Set(kHostname, n.name_symbol);
+      n.meta.label_text["kubernetes.io/hostname"] = n.meta.name;
+    }
+    n.taints = nc.taints;
+    n.allocatable = nc.allocatable;
+    n.capacity = nc.capacity;
+    n.item_index = nc.item_index;
+    sc_.in_flight_node_claims.push_back(std::move(n));
+  }
+}
 
 void ScenarioBuilder::ExpandWorkloads() {
   Scenario& sc = sc_;
@@ -452,13 +482,21 @@ std::string ConvertClusterDump(std::string_view text, ImportSummary* summary) {
           {"kind", "Simulation"},
           {"metadata", {{"name", "imported"}}},
           {"spec", {{"mode", "cluster"}}}});
-  static const std::set<std::string> kSimulated = {"Node",          "Pod",
-                                                   "PriorityClass", "PodDisruptionBudget",
-                                                   "Deployment",    "ReplicaSet",
-                                                   "StatefulSet",   "DaemonSet",
-                                                   "Service",       "Job",
-                                                   "Namespace",     "NodePool",
-                                                   "InstanceType",  "KubeSchedulerConfiguration",
+  static const std::set<std::string> kSimulated = {"Node",
+                                                   "Pod",
+                                                   "PriorityClass",
+                                                   "PodDisruptionBudget",
+                                                   "Deployment",
+                                                   "ReplicaSet",
+                                                   "StatefulSet",
+                                                   "DaemonSet",
+                                                   "Service",
+                                                   "Job",
+                                                   "Namespace",
+                                                   "NodePool",
+                                                   "NodeClaim",
+                                                   "InstanceType",
+                                                   "KubeSchedulerConfiguration",
                                                    "Simulation"};
   for (Json item : items) {
     const std::string kind = item.value("kind", "");

@@ -48,6 +48,7 @@ class ScenarioBuilder {
   // metadata.generateName -> a name the API server could have given, unique among this kind's objects.
   std::string GenerateName(const std::string& kind, const std::string& ns, const std::string& base);
   void ExpandWorkloads();
+  void AddInFlightNodeClaims();
 
   Scenario sc_;
   std::unordered_map<std::string, std::string> seen_;  // "Kind ns/name" -> item label

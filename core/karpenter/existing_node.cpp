@@ -199,7 +199,11 @@ std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vect
   std::map<std::string, std::vector<const Pod*>> bound;
   for (const auto& p : sc.pods)
     if (!p.node_name.empty() && !p.Terminal()) bound[p.node_name].push_back(&p);
-  for (const auto& n : sc.nodes) {
+  std::vector<std::pair<const Node*, bool>> all;  // (node, an in-flight NodeClaim)
+  for (const auto& n : sc.nodes) all.emplace_back(&n, false);
+  for (const auto& n : sc.in_flight_node_claims) all.emplace_back(&n, true);
+  for (const auto& [np, in_flight] : all) {
+    const Node& n = *np;
     if (n.meta.deleting) continue;
     ExistingNode e;
     e.node = &n;
@@ -208,7 +212,8 @@ std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vect
     if (pool_name)
       for (const auto& p : sc.node_pools)
         if (p.meta.name == Text(*pool_name)) pool = &p;
-    e.initialized = !pool_name || n.meta.labels.Get(kInitialized) == kTrue;
+    // A NodeClaim without a Node has not initialized (StateNode.Initialized needs the Node).
+    e.initialized = !in_flight && (!pool_name || n.meta.labels.Get(kInitialized) == kTrue);
     // A cordoned Node is kept, with the node.kubernetes.io/unschedulable taint (NodeTaints).
     for (const auto& t : NodeTaints(n))
       if (e.initialized || !Ephemeral(t, pool)) e.taints.push_back(t);

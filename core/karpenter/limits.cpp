@@ -34,7 +34,11 @@ Limits BuildLimits(const Scenario& sc) {
     r.keys = p.limit_keys;
     r.remaining = *p.limits;
   }
-  for (const auto& n : sc.nodes) {
+  std::vector<const Node*> all;  // Nodes and the NodeClaims in flight: both count (cluster state's nodepool usage)
+  for (const auto& n : sc.nodes) all.push_back(&n);
+  for (const auto& n : sc.in_flight_node_claims) all.push_back(&n);
+  for (const Node* np : all) {
+    const Node& n = *np;
     auto pool = n.meta.labels.Get(kNodePool);
     if (!pool) continue;
     auto it = out.find(Text(*pool));

@@ -79,6 +79,7 @@ Topology::Topology(const Scenario& sc, const std::vector<const NodePool*>& pools
     nodes_by_name_.emplace(n.meta.name, &n);
     if (n.unschedulable) cordoned_taints_.emplace(&n, NodeTaints(n));
   }
+  for (const auto& n : sc.in_flight_node_claims) nodes_by_name_.emplace(n.meta.name, &n);
   for (std::size_t i : batch) excluded_[i] = 1;
   // updateInverseAffinities: running pods' required anti-affinity terms.
   for (std::size_t i = 0; i < sc.pods.size(); ++i) {
@@ -214,10 +215,12 @@ TopoGroup Topology::NewGroup(TopoType type, Symbol key, const PodData& pod, std:
 }
 
 void Topology::CountDomains(TopoGroup& g) const {
-  for (const auto& n : sc_.nodes) {
-    if (!g.filter.Matches(TaintsOf(n), FromLabels(n.meta.labels), nullptr)) continue;
-    if (auto v = n.meta.labels.Get(g.key)) g.Register(*v);
-  }
+  // Every state node registers its domain, NodeClaims in flight included (topology.go countDomains).
+  for (const auto* nodes : {&sc_.nodes, &sc_.in_flight_node_claims})
+    for (const auto& n : *nodes) {
+      if (!g.filter.Matches(TaintsOf(n), FromLabels(n.meta.labels), nullptr)) continue;
+      if (auto v = n.meta.labels.Get(g.key)) g.Register(*v);
+    }
   for (std::size_t i = 0; i < sc_.pods.size(); ++i) {
     const Pod& p = sc_.pods[i];
     if (excluded_[i] || p.node_name.empty() || p.Terminal() || p.meta.deleting) continue;

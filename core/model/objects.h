@@ -236,6 +236,19 @@ struct NodePool {
   int item_index = -1;
 };
 
+// karpenter.sh/v1 NodeClaim from a cluster dump. One that is launched but has not registered a Node (no
+// status.nodeName) is capacity in flight: Karpenter's cluster state treats it as a node that has not initialized
+// (state.StateNode without a Node: its labels, the NodeClaim's taints, status.allocatable).
+struct NodeClaim {
+  ObjectMeta meta;
+  std::vector<Taint> taints;  // spec.taints (spec.startupTaints are ignored until initialization, as upstream does)
+  Resource allocatable;       // status.allocatable
+  std::optional<Resource> capacity;
+  std::string node_name;  // status.nodeName: registered
+  bool launched = false;  // condition Launched=True (or a providerID)
+  int item_index = -1;
+};
+
 struct Offering {
   std::string zone;
   std::string capacity_type;

@@ -54,6 +54,11 @@ struct Scenario {
   std::vector<Namespace> namespaces;
   std::vector<NodePool> node_pools;
   std::vector<InstanceType> instance_types;
+  std::vector<NodeClaim> node_claims;  // from the input (karpenter.sh/v1 NodeClaim items)
+  // The input's NodeClaims that are launched but not registered, as the nodes Karpenter's scheduler sees in their
+  // place (named after the NodeClaim, labelled karpenter.sh/nodepool and kubernetes.io/hostname, not initialized).
+  // kube-scheduler does not see them: they have no Node yet.
+  std::deque<Node> in_flight_node_claims;
   SchedulerConfig scheduler_config;
   Simulation simulation;
   std::vector<std::string> warnings;  // e.g. ignored item kinds

@@ -440,5 +440,91 @@ TEST(ClusterDump, ConvertedDumpRunsAsTheDump) {
   EXPECT_EQ(io::ConvertClusterDump(converted), converted);
 }
 
+Json NodePoolObj() {
+  return {{"apiVersion", "karpenter.sh/v1"},
+          {"kind", "NodePool"},
+          {"metadata", Meta("default", "")},
+          {"spec",
+           {{"template",
+             {{"spec",
+               {{"requirements",
+                 Json::array({{{"key", "karpenter.sh/capacity-type"}, {"operator", "In"}, {"values", {"on-demand"}}}})},
+                {"nodeClassRef", {{"group", "karpenter.k8s.aws"}, {"kind", "EC2NodeClass"}, {"name", "default"}}}}}}},
+            {"limits", {{"cpu", "10"}}}}}};
+}
+
+Json InstanceTypeObj(const std::string& name, const std::string& cpu, double price) {
+  return {{"apiVersion", "kplace.dev/v1alpha1"},
+          {"kind", "InstanceType"},
+          {"metadata", {{"name", name}, {"labels", {{"node.kubernetes.io/instance-type", name}}}}},
+          {"spec",
+           {{"capacity", {{"cpu", cpu}, {"memory", "16Gi"}, {"pods", "110"}}},
+            {"offerings", Json::array({{{"zone", "z1"}, {"capacityType", "on-demand"}, {"price", price}}})}}}};
+}
+
+// A NodeClaim as `kubectl get nodeclaims -o json` prints it while its instance boots: Launched, not Registered.
+Json NodeClaimObj(const std::string& name, bool registered) {
+  Json labels = {{"karpenter.sh/nodepool", "default"},
+                 {"karpenter.sh/capacity-type", "on-demand"},
+                 {"node.kubernetes.io/instance-type", "m.xlarge"},
+                 {"topology.kubernetes.io/zone", "z1"}};
+  Json nc = {{"apiVersion", "karpenter.sh/v1"},
+             {"kind", "NodeClaim"},
+             {"metadata", Meta(name, "", labels)},
+             {"spec",
+              {{"requirements",
+                Json::array({{{"key", "karpenter.sh/nodepool"}, {"operator", "In"}, {"values", {"default"}}}})},
+               {"nodeClassRef", {{"group", "karpenter.k8s.aws"}, {"kind", "EC2NodeClass"}, {"name", "default"}}}}},
+             {"status",
+              {{"providerID", "aws:///z1/i-0abc"},
+               {"capacity", {{"cpu", "4"}, {"memory", "16Gi"}, {"pods", "110"}}},
+               {"allocatable", {{"cpu", "3920m"}, {"memory", "15Gi"}, {"pods", "110"}}},
+               {"conditions", Json::array({{{"type", "Launched"}, {"status", "True"}},
+                                           {{"type", "Registered"}, {"status", registered ? "True" : "Unknown"}}})}}}};
+  if (registered) nc["status"]["nodeName"] = "ip-10-0-1-1";
+  return nc;
+}
+
+// Karpenter nominates a pending pod to a NodeClaim still booting and launches nothing (its cluster state holds the
+// NodeClaim as a node that has not initialized); the NodeClaim's capacity counts against the NodePool's limits.
+TEST(ClusterDump, InFlightNodeClaimTakesThePendingPod) {
+  Json pending = PodObj("api-1", "default", {{"app", "api"}}, nullptr, "", "Pending");
+  pending["status"]["conditions"] =
+      Json::array({{{"type", "PodScheduled"}, {"status", "False"}, {"reason", "Unschedulable"}}});
+  Json sim = {{"apiVersion", "kplace.dev/v1alpha1"},
+              {"kind", "Simulation"},
+              {"metadata", {{"name", "s"}}},
+              {"spec", {{"mode", "karpenter"}}}};
+  Json items = Json::array({sim, NodePoolObj(), InstanceTypeObj("m.xlarge", "4", 0.2),
+                            InstanceTypeObj("m.2xlarge", "8", 0.4), NodeClaimObj("default-x7k2p", false), pending});
+  Scenario sc = io::ParseScenarioJson(List(items));
+  ASSERT_EQ(sc.node_claims.size(), 1u);
+  ASSERT_EQ(sc.in_flight_node_claims.size(), 1u);
+  EXPECT_TRUE(sc.nodes.empty());
+  Json j = io::ResultToJson(sim::Run(std::move(sc)));
+  EXPECT_EQ(j["pods"]["default/api-1"]["node"], "default-x7k2p") << j["pods"].dump();
+  EXPECT_TRUE(j["nodeClaims"].empty()) << j["nodeClaims"].dump();
+  // Without the NodeClaim, Karpenter launches one.
+  items.erase(4);
+  j = io::ResultToJson(sim::Run(io::ParseScenarioJson(List(items))));
+  EXPECT_EQ(j["nodeClaims"].size(), 1u);
+  // The in-flight NodeClaim's 4 CPUs count against the limit of 10: a pod needing 7 CPUs gets an 8-CPU type
+  // without it, and none with it.
+  pending["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "7";
+  items = Json::array(
+      {sim, NodePoolObj(), InstanceTypeObj("m.2xlarge", "8", 0.4), InstanceTypeObj("m.4xlarge", "16", 0.8), pending});
+  j = io::ResultToJson(sim::Run(io::ParseScenarioJson(List(items))));
+  EXPECT_EQ(j["nodeClaims"].size(), 1u);
+  items.push_back(NodeClaimObj("default-x7k2p", false));
+  j = io::ResultToJson(sim::Run(io::ParseScenarioJson(List(items))));
+  EXPECT_TRUE(j["nodeClaims"].empty());
+  EXPECT_NE(j["pods"]["default/api-1"]["unschedulable"].get<std::string>().find("exceed limits for nodepool"),
+            std::string::npos)
+      << j["pods"].dump();
+  // A registered NodeClaim is its Node: not in flight.
+  sc = io::ParseScenarioJson(List(Json::array({NodeClaimObj("default-abcde", true)})));
+  EXPECT_TRUE(sc.in_flight_node_claims.empty());
+}
+
 }  // namespace
 }  // namespace kplace
