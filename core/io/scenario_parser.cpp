@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "core/io/validate_pod.h"
+
 namespace kplace::io {
 
 Simulation ParseSimulation(const Json& v, const Reader& r) {
@@ -49,9 +51,9 @@ const Json& ScenarioBuilder::Items(const Json& doc) {
   return *items;
 }
 
-Scenario ParseScenarioJson(const Json& doc) {
+Scenario ParseScenarioJson(const Json& doc, ParseOptions options) {
   const Json& items = ScenarioBuilder::Items(doc);
-  ScenarioBuilder builder;
+  ScenarioBuilder builder(options);
   for (std::size_t i = 0; i < items.size(); ++i) builder.Add(items[i], i);
   return builder.Finish();
 }
@@ -91,6 +93,7 @@ void ScenarioBuilder::Add(const Json& item, std::size_t i) {
     if (static_cast<std::int64_t>(sc.nodes.size()) > kMaxNodes)
       r.Fail("more than " + std::to_string(kMaxNodes) + " nodes");
   } else if (item_kind == "Pod") {
+    if (options_.api_validation) ValidatePodObject(item, r);
     Pod p = ParsePod(item, r);
     if (p.meta.name.empty()) r.Field("metadata.name").Fail("required");
     p.item_index = static_cast<int>(i);
@@ -115,7 +118,7 @@ void ScenarioBuilder::Add(const Json& item, std::size_t i) {
     sc.pdbs.push_back(std::move(pdb));
   } else if (item_kind == "Deployment" || item_kind == "ReplicaSet" || item_kind == "StatefulSet" ||
              item_kind == "DaemonSet" || item_kind == "Service") {
-    Workload w = ParseWorkload(item_kind, item, r);
+    Workload w = ParseWorkload(item_kind, item, r, options_.api_validation);
     w.item_index = static_cast<int>(i);
     check_duplicate();
     sc.workloads.push_back(std::move(w));
