@@ -214,8 +214,10 @@ void LabelKeys(const Json* keys, const Json* selector, const Reader& at) {
     if ((*keys)[i].is_string()) LabelName((*keys)[i].get<std::string>(), at.Index(i));
 }
 
-// validateMatchLabelKeysAndMismatchLabelKeys.
-void MatchAndMismatchLabelKeys(const Json* term, const Reader& at) {
+// validateMatchLabelKeysAndMismatchLabelKeys, on the term as the API server has it by then: on create it appends
+// `key In (value)` for each matchLabelKeys key and `key NotIn (value)` for each mismatchLabelKeys key the pod's
+// labels have (pkg/registry/core/pod/strategy.go mutatePodAffinity, MatchLabelKeysInPodAffinity, GA in 1.33).
+void MatchAndMismatchLabelKeys(const Json* term, const Json* pod_labels, const Reader& at) {
   const Json* selector = Obj(term, "labelSelector");
   const Json* match = Arr(term, "matchLabelKeys");
   const Json* mismatch = Arr(term, "mismatchLabelKeys");
@@ -228,14 +230,17 @@ void MatchAndMismatchLabelKeys(const Json* term, const Reader& at) {
     std::set<std::string> selector_keys;
     if (const Json* ml = Obj(selector, "matchLabels"))
       for (auto it = ml->begin(); it != ml->end(); ++it) selector_keys.insert(it.key());
-    if (const Json* exprs = Arr(selector, "matchExpressions")) {
-      for (const Json& e : *exprs) {
-        std::string key = Str(&e, "key");
-        // Upstream names the term indexed by the key's position in matchLabelKeys (validation.go).
-        if (auto it = index.find(key); it != index.end() && selector_keys.count(key))
-          Invalid(at.Index(it->second), GoQuote(key), "exists in both matchLabelKeys and labelSelector");
-        selector_keys.insert(key);
-      }
+    std::vector<std::string> expr_keys;
+    if (const Json* exprs = Arr(selector, "matchExpressions"))
+      for (const Json& e : *exprs) expr_keys.push_back(Str(&e, "key"));
+    for (const Json* keys : {match, mismatch})
+      for (const auto& key : Strings(keys))
+        if (const Json* v = Get(pod_labels, key.c_str()); v && v->is_string()) expr_keys.push_back(key);
+    for (const auto& key : expr_keys) {
+      // Upstream names the term indexed by the key's (last) position in matchLabelKeys (validation.go).
+      if (auto it = index.find(key); it != index.end() && selector_keys.count(key))
+        Invalid(at.Index(it->second), GoQuote(key), "exists in both matchLabelKeys and labelSelector");
+      selector_keys.insert(key);
     }
   }
   std::vector<std::string> mismatch_keys = Strings(mismatch);
@@ -247,22 +252,22 @@ void MatchAndMismatchLabelKeys(const Json* term, const Reader& at) {
 }
 
 // validatePodAffinityTerm.
-void PodAffinityTerm(const Json* term, const Reader& at) {
+void PodAffinityTerm(const Json* term, const Json* pod_labels, const Reader& at) {
   if (!term || !term->is_object()) return;
   LabelSelector(Obj(term, "labelSelector"), at.Field("labelSelector"));
   LabelSelector(Obj(term, "namespaceSelector"), at.Field("namespaceSelector"));
   // Upstream names the list "namespace", without an index.
   for (const auto& ns : Strings(Arr(term, "namespaces"))) DnsLabel(ns, at.Field("namespace"));
-  MatchAndMismatchLabelKeys(term, at);
+  MatchAndMismatchLabelKeys(term, pod_labels, at);
   std::string key = Str(term, "topologyKey");
   if (key.empty()) Required(at.Field("topologyKey"), "can not be empty");
   LabelName(key, at.Field("topologyKey"));
 }
 
-void PodAffinity(const Json* pa, const Reader& at) {
+void PodAffinity(const Json* pa, const Json* pod_labels, const Reader& at) {
   if (const Json* req = Arr(pa, "requiredDuringSchedulingIgnoredDuringExecution"))
     for (std::size_t i = 0; i < req->size(); ++i)
-      PodAffinityTerm(&(*req)[i], at.Field("requiredDuringSchedulingIgnoredDuringExecution").Index(i));
+      PodAffinityTerm(&(*req)[i], pod_labels, at.Field("requiredDuringSchedulingIgnoredDuringExecution").Index(i));
   if (const Json* pref = Arr(pa, "preferredDuringSchedulingIgnoredDuringExecution")) {
     for (std::size_t i = 0; i < pref->size(); ++i) {
       Reader r = at.Field("preferredDuringSchedulingIgnoredDuringExecution").Index(i);
@@ -271,7 +276,7 @@ void PodAffinity(const Json* pa, const Reader& at) {
       auto weight = IntOrZero(w, "weight");
       if (weight && (*weight <= 0 || *weight > 100))
         Invalid(r.Field("weight"), std::to_string(*weight), "must be in the range 1-100");
-      PodAffinityTerm(Obj(w, "podAffinityTerm"), r.Field("podAffinityTerm"));
+      PodAffinityTerm(Obj(w, "podAffinityTerm"), pod_labels, r.Field("podAffinityTerm"));
     }
   }
 }
@@ -509,15 +514,15 @@ void Containers(const Json* spec, const Reader& at) {
 
 // ---- the pod spec -----------------------------------------------------------------------------------------
 
-// ValidatePodSpec, in upstream's order, for the fields kplace reads.
-void PodSpec(const Json* spec, const Reader& at) {
+// ValidatePodSpec, in upstream's order, for the fields kplace reads. pod_labels: the pod's (or template's) labels.
+void PodSpec(const Json* spec, const Json* pod_labels, const Reader& at) {
   Containers(spec, at);
   Labels(Obj(spec, "nodeSelector"), at.Field("nodeSelector"));
   if (const Json* aff = Obj(spec, "affinity")) {
     Reader a = at.Field("affinity");
     if (const Json* na = Obj(aff, "nodeAffinity")) NodeAffinity(na, a.Field("nodeAffinity"));
-    if (const Json* pa = Obj(aff, "podAffinity")) PodAffinity(pa, a.Field("podAffinity"));
-    if (const Json* paa = Obj(aff, "podAntiAffinity")) PodAffinity(paa, a.Field("podAntiAffinity"));
+    if (const Json* pa = Obj(aff, "podAffinity")) PodAffinity(pa, pod_labels, a.Field("podAffinity"));
+    if (const Json* paa = Obj(aff, "podAntiAffinity")) PodAffinity(paa, pod_labels, a.Field("podAntiAffinity"));
   }
   // validateSchedulingGates: the error names the gate, not its name field.
   if (const Json* gates = Arr(spec, "schedulingGates")) {
@@ -647,14 +652,15 @@ void ValidatePodObject(const Json& pod, const Reader& r) {
   }
   // A spec of the wrong type is the parser's to report.
   if (Get(&pod, "spec") && !Obj(&pod, "spec")) return;
-  PodSpec(Obj(&pod, "spec"), r.Field("spec"));
+  PodSpec(Obj(&pod, "spec"), Obj(meta, "labels"), r.Field("spec"));
 }
 
 void ValidatePodTemplate(const Json& tmpl, const Reader& r) {
   // ValidatePodTemplateSpec names the labels "<template>.labels"; kplace names the JSON path.
-  if (const Json* meta = Obj(&tmpl, "metadata")) Labels(Obj(meta, "labels"), r.Field("metadata").Field("labels"));
+  const Json* labels = Obj(Obj(&tmpl, "metadata"), "labels");
+  Labels(labels, r.Field("metadata").Field("labels"));
   if (Get(&tmpl, "spec") && !Obj(&tmpl, "spec")) return;
-  PodSpec(Obj(&tmpl, "spec"), r.Field("spec"));
+  PodSpec(Obj(&tmpl, "spec"), labels, r.Field("spec"));
 }
 
 }  // namespace kplace::io

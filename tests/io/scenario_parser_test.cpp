@@ -217,11 +217,15 @@ TEST(ScenarioParser, PodFields) {
 // What the API server lets through is read as before (tests/data/io/api_validation.json has what it rejects): a
 // Gt value that is no integer (a label value is enough; the term then never matches, the scheduler's
 // LazyErrorNodeSelector), any value in a preferred term, an extended resource given as a limit only (the request
-// defaults to it), a toleration of everything, one key spread both ways, and a container without an image.
+// defaults to it), a toleration of everything, one key spread both ways, a matchLabelKeys key the selector does not
+// name, and a container without an image.
 TEST(ScenarioParser, ApiValidationAccepts) {
-  Scenario sc = Parse(R"([{"kind":"Pod","metadata":{"name":"web"},"spec":{
+  Scenario sc = Parse(R"([{"kind":"Pod","metadata":{"name":"web","labels":{"app":"web"}},"spec":{
       "containers":[{"name":"c","resources":{"limits":{"example.com/gpu":"2","cpu":"1"},"requests":{"cpu":"500m"}}}],
-      "affinity":{"nodeAffinity":{
+      "affinity":{
+       "podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[
+         {"labelSelector":{"matchLabels":{"tier":"x"}},"matchLabelKeys":["app"],"topologyKey":"zone"}]},
+       "nodeAffinity":{
         "requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[
           {"matchExpressions":[{"key":"cores","operator":"Gt","values":["many"]}]}]},
         "preferredDuringSchedulingIgnoredDuringExecution":[{"weight":100,"preference":{
