@@ -1,5 +1,6 @@
 #include "core/io/validate_pod.h"
 
+#include <cmath>
 #include <initializer_list>
 #include <map>
 #include <set>
@@ -62,7 +63,8 @@ std::optional<std::int64_t> Int(const Json* parent, const char* name) {
   if (v->is_number_integer()) return v->get<std::int64_t>();
   if (v->is_number_float()) {
     double d = v->get<double>();
-    if (d != static_cast<double>(static_cast<std::int64_t>(d)) || d < -0x1p62 || d > 0x1p62) return std::nullopt;
+    // Range first: converting an out-of-range double is undefined.
+    if (!(d >= -0x1p62 && d <= 0x1p62) || d != std::floor(d)) return std::nullopt;
     return static_cast<std::int64_t>(d);
   }
   return std::nullopt;
@@ -182,10 +184,11 @@ void NodeSelectorTerm(const Json* term, bool allow_invalid_values, const Reader&
 }
 
 void NodeAffinity(const Json* na, const Reader& at) {
-  if (const Json* req = Obj(na, "requiredDuringSchedulingIgnoredDuringExecution")) {
+  const Json* req = Obj(na, "requiredDuringSchedulingIgnoredDuringExecution");
+  // A nodeSelectorTerms of the wrong type is the parser's to report.
+  if (req && (!Get(req, "nodeSelectorTerms") || Arr(req, "nodeSelectorTerms"))) {
     // ValidateNodeSelector; on create invalid label values are not allowed in required terms.
     Reader r = at.Field("requiredDuringSchedulingIgnoredDuringExecution");
-    if (Get(req, "nodeSelectorTerms") && !Arr(req, "nodeSelectorTerms")) return;
     const Json* terms = Arr(req, "nodeSelectorTerms");
     if (!terms || terms->empty()) Required(r.Field("nodeSelectorTerms"), "must have at least one node selector term");
     for (std::size_t i = 0; i < terms->size(); ++i)
