@@ -38,7 +38,8 @@ int ParseKubernetesVersion(const std::string& v, const Reader& r);
 // scheduling.k8s.io, policy, apps (parse_apps_policy.cpp)
 PriorityClass ParsePriorityClass(const Json& v, const Reader& r);
 PodDisruptionBudget ParsePdb(const Json& v, const Reader& r);
-Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r);
+// api_validation: check spec.template as the API server would (validate_pod.h) before reading it.
+Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r, bool api_validation = true);
 
 // karpenter.sh (parse_karpenter.cpp)
 NodePool ParseNodePool(const Json& v, const Reader& r);

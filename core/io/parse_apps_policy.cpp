@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/io/object_parsers.h"
+#include "core/io/validate_pod.h"
 
 namespace kplace::io {
 
@@ -83,7 +84,7 @@ PodDisruptionBudget ParsePdb(const Json& v, const Reader& r) {
   return pdb;
 }
 
-Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r) {
+Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r, bool api_validation) {
   Workload w;
   w.kind = kind;
   w.meta = ParseMeta(v, r, true, true);
@@ -120,6 +121,7 @@ Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r) 
   }
   if (!tmpl) s.Field("template").Fail("required");
   Reader tr = s.Field("template");
+  if (api_validation) ValidatePodTemplate(*tmpl, tr);
   Pod pod = ParsePod(*tmpl, tr);
   pod.meta.namespace_ = w.meta.namespace_;
   if (generated_selector) {

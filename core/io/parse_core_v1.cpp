@@ -183,7 +183,9 @@ std::vector<Toleration> ParseTolerations(const Json* arr, const Reader& r) {
 }
 
 // v1.NodeSelector. No terms is accepted and matches no node (nodeaffinity.NewLazyErrorNodeSelector). lazy: a
-// pod's own affinity, whose invalid terms never match instead of failing (the scheduler ignores those errors).
+// pod's own affinity, whose invalid terms never match instead of failing (the scheduler ignores those errors). A
+// scenario pod has passed API validation first (validate_pod.h), so what reaches the lazy path from input is only
+// what the API server lets through: a Gt/Lt value that is no integer, a preferred term's invalid label value.
 NodeSelector ParseNodeSelector(const Json& v, const Reader& r, bool lazy) {
   r.ExpectObject(v);
   NodeSelector sel;

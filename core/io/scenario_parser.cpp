@@ -5,6 +5,8 @@
 #include <set>
 #include <unordered_set>
 
+#include "core/io/validate_pod.h"
+
 namespace kplace::io {
 
 Simulation ParseSimulation(const Json& v, const Reader& r) {
@@ -39,8 +41,8 @@ Simulation ParseSimulation(const Json& v, const Reader& r) {
 
 Scenario ParseScenario(std::string_view text) { return ParseScenarioDocuments(ParseJsonDocuments(text)); }
 
-Scenario ParseScenarioJson(const Json& doc) {
-  ScenarioBuilder builder;
+Scenario ParseScenarioJson(const Json& doc, ParseOptions options) {
+  ScenarioBuilder builder(options);
   builder.AddDocument(doc, "");
   return builder.Finish();
 }
@@ -248,6 +250,7 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
     if (static_cast<std::int64_t>(sc.nodes.size()) > kMaxNodes)
       r.Fail("more than " + std::to_string(kMaxNodes) + " nodes");
   } else if (item_kind == "Pod") {
+    if (options_.api_validation) ValidatePodObject(item, r);
     Pod p = ParsePod(item, r);
     if (p.meta.name.empty()) r.Field("metadata.name").Fail("required");
     p.item_index = static_cast<int>(i);
@@ -272,7 +275,7 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
     sc.pdbs.push_back(std::move(pdb));
   } else if (item_kind == "Deployment" || item_kind == "ReplicaSet" || item_kind == "StatefulSet" ||
              item_kind == "DaemonSet" || item_kind == "Service" || item_kind == "Job") {
-    Workload w = ParseWorkload(item_kind, item, r);
+    Workload w = ParseWorkload(item_kind, item, r, options_.api_validation);
     w.item_index = static_cast<int>(i);
     check_duplicate();
     sc.workloads.push_back(std::move(w));

@@ -17,16 +17,24 @@
 
 namespace kplace::io {
 
+struct ParseOptions {
+  // Check Pods and workload templates as the API server would (validate_pod.h). Only the test harnesses that port
+  // upstream's scheduler unit tests turn it off: those tests hand pods straight to the scheduler, never through the
+  // API server, and many of their pods would not pass it (no containers, hostPort without containerPort, ...).
+  bool api_validation = true;
+};
+
 // Parses a whole scenario. Expands workloads into pods, resolves nothing else.
 Scenario ParseScenario(std::string_view text);
 // One document (a List, a typed list, one object or an array of them).
-Scenario ParseScenarioJson(const Json& doc);
+Scenario ParseScenarioJson(const Json& doc, ParseOptions options = {});
 Scenario ParseScenarioDocuments(const std::vector<Json>& docs);
 
 // What ParseScenarioDocuments does, an item at a time (IncrementalScenarioParser feeds it a List's items parsed one
 // by one).
 class ScenarioBuilder {
  public:
+  explicit ScenarioBuilder(ParseOptions options = {}) : options_(options) {}
   // Adds every object of one document (prefix: how errors name the document when there are several, "" otherwise).
   void AddDocument(const Json& doc, const std::string& prefix);
   // Starts a List whose items are then given one by one to Add: checks the list (its items emptied) and notes the
@@ -50,6 +58,7 @@ class ScenarioBuilder {
   void ExpandWorkloads();
   void AddInFlightNodeClaims();
 
+  ParseOptions options_;
   Scenario sc_;
   std::unordered_map<std::string, std::string> seen_;  // "Kind ns/name" -> item label
   std::size_t next_index_ = 0;                         // items added so far (the next item_index)

@@ -250,6 +250,30 @@ std::vector<std::string> LabelKeyErrors(const std::string& key) {
   return errs;
 }
 
+std::vector<std::string> DNS1123SubdomainErrors(const std::string& value) {
+  std::vector<std::string> errs;
+  if (value.size() > 253) errs.push_back(MaxLen(253));
+  if (!IsDNS1123Subdomain(value)) errs.push_back(kSubdomainRegexMsg);
+  return errs;
+}
+
+std::vector<std::string> DNS1123LabelErrors(const std::string& value) {
+  std::vector<std::string> errs;
+  if (value.size() > 63) errs.push_back(MaxLen(63));
+  bool label = !value.empty() && value.find('.') == std::string::npos && IsDNS1123Subdomain(value);
+  if (!label) {
+    // A valid subdomain that is not a label can only have failed on its dots.
+    if (IsDNS1123Subdomain(value))
+      errs.push_back("must not contain dots");
+    else
+      errs.push_back(
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and "
+          "end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
+          "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+  }
+  return errs;
+}
+
 std::vector<std::string> LabelValueErrors(const std::string& value) {
   std::vector<std::string> errs;
   if (value.size() > 63) errs.push_back(MaxLen(63));

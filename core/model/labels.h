@@ -60,6 +60,9 @@ std::vector<FieldError> PrefixErrors(const std::vector<FieldError>& errs, const 
 // validation.IsQualifiedName / IsValidLabelValue: the failure messages (empty when valid).
 std::vector<std::string> LabelKeyErrors(const std::string& key);
 std::vector<std::string> LabelValueErrors(const std::string& value);
+// validation.IsDNS1123Subdomain / IsDNS1123Label: the failure messages (empty when valid).
+std::vector<std::string> DNS1123SubdomainErrors(const std::string& value);
+std::vector<std::string> DNS1123LabelErrors(const std::string& value);
 // strconv.ParseInt(s, 10, 64): optional sign, decimal digits, no overflow.
 std::optional<std::int64_t> ParseDecimalInt64(const std::string& s);
 // Go %q of a string.

@@ -229,8 +229,9 @@ TEST(Cli, ImportedDumpIsSummarisedAndConverts) {
   Output j = RunCli("run --format json -", c.out);
   Output k = RunCli("run --format json -", dump);
   EXPECT_EQ(nlohmann::json::parse(j.out)["pods"], nlohmann::json::parse(k.out)["pods"]);
-  Output bad =
-      RunCli("convert kubectl -", R"({"kind":"PodList","items":[{"metadata":{"name":"p"},"spec":{"priority":"x"}}]})");
+  Output bad = RunCli(
+      "convert kubectl -",
+      R"({"kind":"PodList","items":[{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c"}],"priority":"x"}}]})");
   EXPECT_EQ(bad.code, 2);
   EXPECT_EQ(bad.err, "kplace: -: items[0] (Pod default/p): spec.priority: expected integer, got string\n");
 }

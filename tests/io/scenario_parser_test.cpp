@@ -43,6 +43,16 @@ INSTANTIATE_TEST_SUITE_P(
           testing::LoadTable(i.param.file).at("cases").at(i.param.index).at("name").get<std::string>());
     });
 
+// API-server validation of scenario pods (tests/data/io/api_validation.json), run the same way.
+class ApiValidationTable : public ::testing::TestWithParam<testing::TableCase> {};
+TEST_P(ApiValidationTable, Case) { testing::RunTableCase(GetParam(), RunBadInputCase); }
+INSTANTIATE_TEST_SUITE_P(
+    ApiValidation, ApiValidationTable, ::testing::ValuesIn(testing::ListTableCases("io/api_validation.json")),
+    [](const ::testing::TestParamInfo<testing::TableCase>& i) {
+      return testing::TestName(
+          testing::LoadTable(i.param.file).at("cases").at(i.param.index).at("name").get<std::string>());
+    });
+
 std::string ErrorOf(std::string_view text) {
   try {
     io::ParseScenario(text);
@@ -54,6 +64,14 @@ std::string ErrorOf(std::string_view text) {
 
 TEST(BadInputTable, NamesAreUnique) {
   Json table = testing::LoadJson(testing::DataPath("io/bad_input.json"));
+  std::vector<std::string> names;
+  for (const Json& c : table.at("cases")) names.push_back(testing::TestName(c.at("name").get<std::string>()));
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end());
+}
+
+TEST(ApiValidationTable, NamesAreUnique) {
+  Json table = testing::LoadJson(testing::DataPath("io/api_validation.json"));
   std::vector<std::string> names;
   for (const Json& c : table.at("cases")) names.push_back(testing::TestName(c.at("name").get<std::string>()));
   std::sort(names.begin(), names.end());
@@ -165,7 +183,7 @@ TEST(ScenarioParser, PodFields) {
       "tolerations":[{"key":"k","operator":"Exists","effect":"NoExecute","tolerationSeconds":30}],
       "schedulingGates":[{"name":"g"}]},
     "status":{"phase":"Running","nominatedNodeName":"n2"}},
-   {"kind":"Pod","metadata":{"name":"web"}}])");
+   {"kind":"Pod","metadata":{"name":"web"},"spec":{"containers":[{"name":"c"}]}}])");
   ASSERT_EQ(sc.pods.size(), 2u);
   const Pod& p = sc.pods[0];
   EXPECT_EQ(p.Key(), "prod/web");
@@ -194,6 +212,38 @@ TEST(ScenarioParser, PodFields) {
   EXPECT_EQ(p.scheduling_gates, std::vector<std::string>{"g"});
   EXPECT_EQ(p.phase, "Running");
   EXPECT_EQ(p.nominated_node_name, "n2");
+}
+
+// What the API server lets through is read as before (tests/data/io/api_validation.json has what it rejects): a
+// Gt value that is no integer (a label value is enough; the term then never matches, the scheduler's
+// LazyErrorNodeSelector), any value in a preferred term, an extended resource given as a limit only (the request
+// defaults to it), a toleration of everything, one key spread both ways, a matchLabelKeys key the selector does not
+// name, and a container without an image.
+TEST(ScenarioParser, ApiValidationAccepts) {
+  Scenario sc = Parse(R"([{"kind":"Pod","metadata":{"name":"web","labels":{"app":"web"}},"spec":{
+      "containers":[{"name":"c","resources":{"limits":{"example.com/gpu":"2","cpu":"1"},"requests":{"cpu":"500m"}}}],
+      "affinity":{
+       "podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[
+         {"labelSelector":{"matchLabels":{"tier":"x"}},"matchLabelKeys":["app"],"topologyKey":"zone"}]},
+       "nodeAffinity":{
+        "requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[
+          {"matchExpressions":[{"key":"cores","operator":"Gt","values":["many"]}]}]},
+        "preferredDuringSchedulingIgnoredDuringExecution":[{"weight":100,"preference":{
+          "matchExpressions":[{"key":"zone","operator":"In","values":["-not a label-"]}]}}]}},
+      "tolerations":[{"operator":"Exists"},{"key":"k","operator":"Exists","effect":"NoExecute","tolerationSeconds":0}],
+      "topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"DoNotSchedule"},
+                                   {"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"ScheduleAnyway"}]}}])");
+  ASSERT_EQ(sc.pods.size(), 1u);
+  const Pod& p = sc.pods[0];
+  ASSERT_TRUE(p.affinity.node_affinity.has_value());
+  ASSERT_TRUE(p.affinity.node_affinity->required.has_value());
+  ASSERT_EQ(p.affinity.node_affinity->required->terms.size(), 1u);
+  EXPECT_FALSE(p.affinity.node_affinity->required->terms[0].errors.empty());  // kept lazily: never matches
+  ASSERT_EQ(p.affinity.node_affinity->preferred.size(), 1u);
+  EXPECT_EQ(p.containers[0].requests.Scalar(Intern("example.com/gpu")), 2);
+  EXPECT_EQ(p.containers[0].requests.milli_cpu, 500);
+  EXPECT_EQ(p.tolerations.size(), 2u);
+  EXPECT_EQ(p.topology_spread_constraints.size(), 2u);
 }
 
 TEST(ScenarioParser, DeploymentExpandsIntoPods) {
@@ -228,10 +278,12 @@ TEST(ScenarioParser, DeploymentExpandsIntoPods) {
 TEST(ScenarioParser, WorkloadDefaultsAndOwners) {
   Scenario sc = Parse(R"([
     {"kind":"StatefulSet","metadata":{"name":"db"},
-     "spec":{"selector":{"matchLabels":{"app":"db"}},"template":{"metadata":{"labels":{"app":"db"}}}}},
+     "spec":{"selector":{"matchLabels":{"app":"db"}},"template":{"metadata":{"labels":{"app":"db"}},
+       "spec":{"containers":[{"name":"c"}]}}}},
     {"kind":"ReplicaSet","metadata":{"name":"rs"},
-     "spec":{"replicas":0,"selector":{"matchLabels":{"app":"rs"}},"template":{"metadata":{"labels":{"app":"rs"}}}}},
-    {"kind":"Pod","metadata":{"name":"db-1"}}])");
+     "spec":{"replicas":0,"selector":{"matchLabels":{"app":"rs"}},"template":{"metadata":{"labels":{"app":"rs"}},
+       "spec":{"containers":[{"name":"c"}]}}}},
+    {"kind":"Pod","metadata":{"name":"db-1"},"spec":{"containers":[{"name":"c"}]}}])");
   // replicas defaults to 1; replicas 0 makes no pod; explicit pods come first.
   ASSERT_EQ(sc.pods.size(), 2u);
   EXPECT_EQ(sc.pods[0].meta.name, "db-1");
@@ -435,9 +487,9 @@ TEST(ScenarioParser, SpreadDefaultConstraintWithNullSelector) {
 
 TEST(ScenarioParser, Timestamps) {
   Scenario sc = Parse(R"([
-    {"kind":"Pod","metadata":{"name":"a","creationTimestamp":"2024-02-29T23:59:59.123456Z"}},
-    {"kind":"Pod","metadata":{"name":"b","creationTimestamp":"2024-03-01T05:30:00+05:30"}},
-    {"kind":"Pod","metadata":{"name":"c","creationTimestamp":"1970-01-01T00:00:00-01:00"}}])");
+    {"kind":"Pod","metadata":{"name":"a","creationTimestamp":"2024-02-29T23:59:59.123456Z"},"spec":{"containers":[{"name":"c"}]}},
+    {"kind":"Pod","metadata":{"name":"b","creationTimestamp":"2024-03-01T05:30:00+05:30"},"spec":{"containers":[{"name":"c"}]}},
+    {"kind":"Pod","metadata":{"name":"c","creationTimestamp":"1970-01-01T00:00:00-01:00"},"spec":{"containers":[{"name":"c"}]}}])");
   EXPECT_EQ(sc.pods[0].meta.creation_unix, 1709251199);
   EXPECT_EQ(sc.pods[1].meta.creation_unix, 1709251200);
   EXPECT_EQ(sc.pods[2].meta.creation_unix, 3600);

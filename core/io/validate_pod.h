@@ -1,0 +1,22 @@
+// API-server validation of the pods a scenario defines. A pod reaches kube-scheduler only after the API server
+// accepted it, so a scenario Pod (and a workload's pod template) is checked first as ValidatePodCreate /
+// ValidatePodTemplateSpec would (kubernetes/kubernetes pkg/apis/core/validation/validation.go), for the fields
+// scheduling reads. The first failure, in upstream's order, raises InputError with the item, the JSON path and the
+// API server's wording after it (k8s.io/apimachinery/pkg/util/validation/field errors.go):
+// `items[3] (Pod default/web): spec.tolerations[0].operator: Unsupported value: "exists": supported values: "Equal",
+// "Exists"`. JSON type errors are left to the parsers (a value of the wrong type is skipped here).
+// docs/scenario-format.md lists the checks and what is not checked.
+#pragma once
+
+#include "core/io/json_reader.h"
+
+namespace kplace::io {
+
+// A Pod item: metadata (name, namespace, labels) and spec. r names the item.
+void ValidatePodObject(const Json& pod, const Reader& r);
+// A workload's spec.template (PodTemplateSpec): metadata.labels and spec. r is at the template.
+void ValidatePodTemplate(const Json& tmpl, const Reader& r);
+// Go's resource.Quantity String() of a quantity as written (number or string); "" when it does not parse.
+std::string CanonicalQuantity(const Json& v);
+
+}  // namespace kplace::io
