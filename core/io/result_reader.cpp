@@ -249,7 +249,6 @@ ImportSummary ImportFromJson(const Json& j) {
   if (const Json* kinds = ObjectAt(j, "notSimulated"))
     for (auto it = kinds->begin(); it != kinds->end(); ++it)
       in.ignored_kinds.emplace_back(it.key(), it->is_number() ? it->get<std::size_t>() : 0);
-  in.converted = Strs(j, "converted");
   return in;
 }
 

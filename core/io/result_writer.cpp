@@ -150,7 +150,6 @@ Json ImportJson(const ImportSummary& in) {
   Json kinds = Json::object();
   for (const auto& [kind, n] : in.ignored_kinds) kinds[kind] = n;
   j["notSimulated"] = std::move(kinds);
-  if (!in.converted.empty()) j["converted"] = in.converted;
   return j;
 }
 
@@ -255,7 +254,6 @@ std::string ImportSummaryText(const ImportSummary& in) {
       out += (i ? ", " : " ") + in.ignored_kinds[i].first + " " + std::to_string(in.ignored_kinds[i].second);
   }
   out += ".\n";
-  for (const auto& c : in.converted) out += c + "\n";
   return out;
 }
 

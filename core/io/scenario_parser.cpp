@@ -74,6 +74,27 @@ bool IsList(const Json& v) {
   return k->is_string() && EndsWithList(k->get_ref<const std::string&>());
 }
 
+// A karpenter.sh/v1alpha5 Provisioner as the NodePool it became: the fields kplace reads, moved to their places.
+Json ProvisionerAsNodePool(const Json& p, const Reader& r) {
+  Json np = {{"apiVersion", "karpenter.sh/v1"}, {"kind", "NodePool"}};
+  if (auto m = p.find("metadata"); m != p.end()) np["metadata"] = *m;
+  Json tmpl_spec = Json::object();
+  Json tmpl_meta = Json::object();
+  Json out_spec = Json::object();
+  if (const Json* spec = r.Object(p, "spec")) {
+    for (const char* k : {"requirements", "taints", "startupTaints"})
+      if (auto it = spec->find(k); it != spec->end()) tmpl_spec[k] = *it;
+    if (auto it = spec->find("labels"); it != spec->end()) tmpl_meta["labels"] = *it;
+    if (auto it = spec->find("weight"); it != spec->end()) out_spec["weight"] = *it;
+    if (const Json* limits = r.Field("spec").Object(*spec, "limits"))
+      if (auto it = limits->find("resources"); it != limits->end()) out_spec["limits"] = *it;
+  }
+  out_spec["template"] = {{"spec", tmpl_spec}};
+  if (!tmpl_meta.empty()) out_spec["template"]["metadata"] = tmpl_meta;
+  np["spec"] = out_spec;
+  return np;
+}
+
 bool IsNamespaced(const std::string& kind) {
   static const std::set<std::string> kNamespaced = {"Pod",        "PodDisruptionBudget", "DaemonSet", "Deployment",
                                                     "ReplicaSet", "StatefulSet",         "Service",   "Job"};
@@ -235,6 +256,8 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
   if (kind_it != item.end() && !kind_it->is_null() && !kind_it->is_string())
     r.Field("kind").Fail("expected string, got " + JsonTypeName(*kind_it));
   if (item_kind.empty()) r.Field("kind").Fail("required");
+  std::string api_version;
+  if (auto a = item.find("apiVersion"); a != item.end() && a->is_string()) api_version = a->get<std::string>();
 
   auto check_duplicate = [&]() {
     std::string key = item_kind + " " + (namespaced ? ns + "/" : "") + name;
@@ -282,7 +305,29 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
   } else if (item_kind == "Namespace") {
     check_duplicate();
     sc.namespaces.push_back(ParseNamespace(item, r));
+  } else if (item_kind == "Provisioner" && api_version == "karpenter.sh/v1alpha5") {
+    // Karpenter v0.33 replaced v1alpha5 Provisioners with NodePools; the fields kplace reads moved without changing
+    // meaning (karpenter's v1beta1 migration guide), so the Provisioner is read as the NodePool it became.
+    NodePool np = ParseNodePool(ProvisionerAsNodePool(item, r), r);
+    np.item_index = static_cast<int>(i);
+    check_duplicate();
+    sc.node_pools.push_back(std::move(np));
+    sc.warnings.push_back(label + ": karpenter.sh/v1alpha5 Provisioner " + name +
+                          " read as the karpenter.sh/v1 NodePool it became (spec.requirements, spec.labels, "
+                          "spec.taints, spec.startupTaints, spec.limits.resources and spec.weight moved to "
+                          "spec.template.spec.requirements, spec.template.metadata.labels, spec.template.spec.taints, "
+                          "spec.template.spec.startupTaints, spec.limits and spec.weight); convert it with Karpenter's "
+                          "v0.33 migration before upgrading");
+  } else if (item_kind == "Machine" && api_version == "karpenter.sh/v1alpha5") {
+    sc.warnings.push_back(label + ": karpenter.sh/v1alpha5 Machine " + name +
+                          " is not simulated: Karpenter v0.33 replaced Machines with NodeClaims");
   } else if (item_kind == "NodePool") {
+    if (api_version == "karpenter.sh/v1beta1")
+      sc.warnings.push_back(label + ": karpenter.sh/v1beta1 NodePool " + name +
+                            " read as karpenter.sh/v1: the fields kplace reads (template labels, requirements, "
+                            "taints, startupTaints, limits, weight) did not change; v1 moved kubelet to the NodeClass, "
+                            "expireAfter into the template and renamed consolidationPolicy WhenUnderutilized to "
+                            "WhenEmptyOrUnderutilized, none of which kplace reads");
     NodePool np = ParseNodePool(item, r);
     np.item_index = static_cast<int>(i);
     check_duplicate();
@@ -503,6 +548,10 @@ std::string ConvertClusterDump(std::string_view text, ImportSummary* summary) {
                                                    "Simulation"};
   for (Json item : items) {
     const std::string kind = item.value("kind", "");
+    if (kind == "Provisioner" && item.value("apiVersion", "") == "karpenter.sh/v1alpha5") {
+      emit(ProvisionerAsNodePool(item, Reader("", "")));  // read as the NodePool it became (the parser warned)
+      continue;
+    }
     if (!kSimulated.count(kind)) continue;  // the parser warned: not simulated
     if (kind == "Pod") {
       if (auto st = item.find("status"); st != item.end() && st->is_object()) {

@@ -526,5 +526,70 @@ TEST(ClusterDump, InFlightNodeClaimTakesThePendingPod) {
   EXPECT_TRUE(sc.in_flight_node_claims.empty());
 }
 
+// Old Karpenter APIs: a v1alpha5 Provisioner is read as the NodePool it became (with a warning saying how the fields
+// moved) and gives the same answer; a v1beta1 NodePool is read as v1 with a warning; a v1alpha5 Machine is not
+// simulated.
+TEST(ClusterDump, OldKarpenterApis) {
+  Json pending = PodObj("api-1", "default", {{"app", "api"}}, nullptr, "", "Pending");
+  pending["status"]["conditions"] =
+      Json::array({{{"type", "PodScheduled"}, {"status", "False"}, {"reason", "Unschedulable"}}});
+  Json sim = {{"apiVersion", "kplace.dev/v1alpha1"},
+              {"kind", "Simulation"},
+              {"metadata", {{"name", "s"}}},
+              {"spec", {{"mode", "karpenter"}}}};
+  Json reqs = Json::array({{{"key", "karpenter.sh/capacity-type"}, {"operator", "In"}, {"values", {"on-demand"}}}});
+  Json provisioner = {{"apiVersion", "karpenter.sh/v1alpha5"},
+                      {"kind", "Provisioner"},
+                      {"metadata", Meta("default", "")},
+                      {"spec",
+                       {{"requirements", reqs},
+                        {"labels", {{"team", "a"}}},
+                        {"limits", {{"resources", {{"cpu", "10"}}}}},
+                        {"weight", 10},
+                        {"providerRef", {{"name", "default"}}},
+                        {"ttlSecondsAfterEmpty", 30}}}};
+  Json nodepool = {{"apiVersion", "karpenter.sh/v1"},
+                   {"kind", "NodePool"},
+                   {"metadata", Meta("default", "")},
+                   {"spec",
+                    {{"template", {{"metadata", {{"labels", {{"team", "a"}}}}}, {"spec", {{"requirements", reqs}}}}},
+                     {"limits", {{"cpu", "10"}}},
+                     {"weight", 10}}}};
+  auto run = [&](const Json& pool) {
+    Scenario sc = io::ParseScenarioJson(List(Json::array(
+        {sim, pool, InstanceTypeObj("m.xlarge", "4", 0.2), InstanceTypeObj("m.2xlarge", "8", 0.4), pending})));
+    std::vector<std::string> warnings = sc.warnings;
+    Json j = io::ResultToJson(sim::Run(std::move(sc)));
+    j.erase("warnings");
+    return std::pair{j, warnings};
+  };
+  auto [old_result, old_warnings] = run(provisioner);
+  auto [new_result, new_warnings] = run(nodepool);
+  EXPECT_EQ(old_result, new_result);
+  EXPECT_EQ(old_result["nodeClaims"][0]["labels"]["team"], "a");
+  EXPECT_TRUE(new_warnings.empty());
+  ASSERT_EQ(old_warnings.size(), 1u);
+  EXPECT_EQ(old_warnings[0].rfind("items[1]: karpenter.sh/v1alpha5 Provisioner default read as the karpenter.sh/v1 "
+                                  "NodePool it became (spec.requirements, spec.labels,",
+                                  0),
+            0u)
+      << old_warnings[0];
+  nodepool["apiVersion"] = "karpenter.sh/v1beta1";
+  auto [beta_result, beta_warnings] = run(nodepool);
+  EXPECT_EQ(beta_result, new_result);
+  ASSERT_EQ(beta_warnings.size(), 1u);
+  EXPECT_NE(beta_warnings[0].find("karpenter.sh/v1beta1 NodePool default read as karpenter.sh/v1"), std::string::npos);
+  // convert kubectl writes the Provisioner as its NodePool.
+  const std::string converted = io::ConvertClusterDump(List(Json::array({provisioner})).dump());
+  EXPECT_NE(converted.find(R"("kind":"NodePool")"), std::string::npos) << converted;
+  EXPECT_EQ(converted.find("Provisioner"), std::string::npos);
+  Scenario m = io::ParseScenarioJson(
+      List(Json::array({{{"apiVersion", "karpenter.sh/v1alpha5"}, {"kind", "Machine"}, {"metadata", Meta("m", "")}}})));
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_EQ(m.warnings[0],
+            "items[0]: karpenter.sh/v1alpha5 Machine m is not simulated: Karpenter v0.33 replaced Machines with "
+            "NodeClaims");
+}
+
 }  // namespace
 }  // namespace kplace
