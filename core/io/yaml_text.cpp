@@ -12,20 +12,26 @@
 // ("mapping values are not allowed in this context", ...) are the same ones kubectl reports; libyaml's event API also
 // gives the scalar style (plain or quoted) and tag that resolution needs, and lets us build the Json directly.
 //
-// Measured (Debian 12, g++ 12 -O2, one core; a kubectl-style 50.4 MB `kind: List` of 20,000 pods with managedFields,
-// conditions, the last-applied annotation and a multi-line script each; see the report on branch `yaml`):
-//   libyaml 0.2.5 (this file, into Json):          MEASURED_LIBYAML
-//   yaml-cpp 0.7.0 (YAML::Load to a node tree):    MEASURED_YAMLCPP
-//   nlohmann::json parse of the same data as JSON: MEASURED_JSON
-//   wasm (-Os, -fwasm-exceptions) added by libyaml and this file: MEASURED_WASM
+// Why libyaml rather than yaml-cpp (Debian libyaml-cpp-dev 0.7.0), measured on a kubectl-style 50.3 MB `kind: List`
+// of 13,000 pods (managedFields, conditions, the last-applied annotation, a `|` script each; 20,000 such pods are
+// 77 MB, past kMaxInputBytes), g++ 12 -O2, one run each on a shared 2-core machine (load average about 9):
+//   ParseYamlText (libyaml 0.2.5 events straight into Json)    4.2 s, peak RSS 376 MB
+//     of which libyaml's own event loop                        2.5 s
+//   yaml-cpp 0.7.0 YAML::Load (its node tree only)            24.2 s, peak RSS 1.83 GB
+//   yaml-cpp YAML::Load and a walk into Json                  30.6 s, peak RSS 2.04 GB
+//   ParseJsonText of the same List as JSON (61 MB)             2.1 s, peak RSS 396 MB
+// In wasm (-Os, -fwasm-exceptions) libyaml and this file add 82,308 bytes to kplace-core.wasm (30,230 gzip -9) once a
+// caller uses them; the same List converts (and dumps) in 11.4 s there under node 20. yaml-cpp would also bring its own
+// emitter and node graph, and reports plain/quoted only through the "?"/"!" tags of its nodes.
 #include "core/io/yaml_text.h"
 
 #include <yaml.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <string>
@@ -186,40 +192,14 @@ bool GoUnderscoreOK(std::string_view s) {
 }
 
 // strconv.ParseFloat(s, 64) for s matching YamlStyleFloat: nullopt when it overflows (Go reports a range error
-// there; underflow to zero or a subnormal is no error).
+// there; underflow to zero or a subnormal is no error). strtod rounds correctly (glibc, Emscripten's musl), and reads
+// the C locale's '.', as kplace never calls setlocale; std::from_chars for double is missing from Emscripten's libc++.
 std::optional<double> GoParseDecimalFloat(std::string_view s) {
-  std::string_view digits = s;
-  if (!digits.empty() && digits[0] == '+') digits.remove_prefix(1);  // from_chars takes no '+'
-  double v = 0;
-  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, std::chars_format::general);
-  if (ec == std::errc() && end == digits.data() + digits.size()) return std::isinf(v) ? std::nullopt : std::optional(v);
-  if (ec != std::errc::result_out_of_range) return std::nullopt;
-  // Out of range: overflow when the value's decimal exponent is positive, else underflow (a signed zero).
-  std::size_t i = 0;
-  bool neg = !digits.empty() && digits[0] == '-';
-  if (neg) ++i;
-  long long exp10 = 0;  // position of the first significant digit relative to the point
-  bool seen_nonzero = false, after_point = false;
-  for (; i < digits.size() && digits[i] != 'e' && digits[i] != 'E'; ++i) {
-    if (digits[i] == '.') {
-      after_point = true;
-      continue;
-    }
-    if (!seen_nonzero && digits[i] != '0') seen_nonzero = true;
-    if (seen_nonzero && !after_point) ++exp10;
-    if (!seen_nonzero && after_point) --exp10;
-  }
-  if (!seen_nonzero) return neg ? -0.0 : 0.0;
-  long long e = 0;
-  if (i < digits.size()) {
-    ++i;
-    bool eneg = i < digits.size() && digits[i] == '-';
-    if (i < digits.size() && (digits[i] == '-' || digits[i] == '+')) ++i;
-    for (; i < digits.size(); ++i) e = std::min<long long>(e * 10 + (digits[i] - '0'), 1'000'000'000LL);
-    if (eneg) e = -e;
-  }
-  if (exp10 + e > 0) return std::nullopt;
-  return neg ? -0.0 : 0.0;
+  std::string copy(s);
+  char* end = nullptr;
+  double v = std::strtod(copy.c_str(), &end);
+  if (end != copy.c_str() + copy.size() || std::isinf(v)) return std::nullopt;
+  return v;
 }
 
 // encoding/json writes a float64 with strconv 'f' formatting for 1e-6 <= |f| < 1e21 (else 'e'): an integral value
@@ -232,20 +212,33 @@ Json GoJsonFloat(double f) {
   return Json(f);
 }
 
-// sigs.k8s.io/yaml's float map key: strconv.FormatFloat(f, 'g', -1, 32), with +Inf/-Inf/NaN as .inf/-.inf/.nan.
+// sigs.k8s.io/yaml's float map key: strconv.FormatFloat(f, 'g', -1, 32), with +Inf/-Inf/NaN as .inf/-.inf/.nan:
+// float32(f)'s shortest round-tripping digits, as %e when the exponent is below -4 or from 6 up, else as %f.
+// (std::to_chars for floats is missing from Emscripten's libc++: the shortest digits come from printf and strtof.)
 std::string GoFloatKey(double d) {
   if (std::isnan(d)) return ".nan";
   // float32(d): values from 2^128 - 2^103 up round to infinity (the cast itself is undefined there).
   if (std::isinf(d) || std::fabs(d) >= 0x1.ffffffp127) return d > 0 ? ".inf" : "-.inf";
   float f = static_cast<float>(d);
   char buf[64];
-  auto sci = std::to_chars(buf, buf + sizeof buf, f, std::chars_format::scientific);
-  std::string s(buf, sci.ptr);
-  auto epos = s.find('e');
-  int exp = std::stoi(s.substr(epos + 1));
-  if (exp < -4 || exp >= 6) return s;  // %e: "1e+06", "1.5e-05", as Go writes them
-  auto fixed = std::to_chars(buf, buf + sizeof buf, f, std::chars_format::fixed);
-  return std::string(buf, fixed.ptr);
+  for (int digits = 1; digits <= 9; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, static_cast<double>(f));
+    if (std::strtof(buf, nullptr) == f) break;
+  }
+  std::string sci(buf);  // [-]d[.ddd]e(+|-)XX
+  auto epos = sci.find('e');
+  int exp = std::atoi(sci.c_str() + epos + 1);
+  if (exp < -4 || exp >= 6) return sci;
+  bool neg = sci[0] == '-';
+  std::string digits;
+  for (std::size_t i = neg ? 1 : 0; i < epos; ++i)
+    if (sci[i] != '.') digits += sci[i];
+  if (digits == "0") return neg ? "-0" : "0";
+  std::string out = neg ? "-" : "";
+  if (exp < 0) return out + "0." + std::string(static_cast<std::size_t>(-exp - 1), '0') + digits;
+  auto point = static_cast<std::size_t>(exp) + 1;
+  if (digits.size() <= point) return out + digits + std::string(point - digits.size(), '0');
+  return out + digits.substr(0, point) + "." + digits.substr(point);
 }
 
 // base64.StdEncoding.DecodeString: padded, '\r' and '\n' ignored.
@@ -963,10 +956,14 @@ class Stream {
   // the YAML reader (after the blanks up to the first newline); after two values it is final.
   std::size_t ReadJson(std::optional<InputError>& json_error) {
     std::size_t pos = 0, count = 0;
+    std::size_t line = 1, counted = 0;  // lines up to byte `counted`, kept as we go (no rescans from the top)
     for (;;) {
       std::size_t p = pos;
       while (p < text_.size() && IsJsonSpace(text_[p])) ++p;
       if (p == text_.size()) return text_.size();
+      line += static_cast<std::size_t>(std::count(text_.begin() + static_cast<std::ptrdiff_t>(counted),
+                                                  text_.begin() + static_cast<std::ptrdiff_t>(p), '\n'));
+      counted = p;
       std::size_t end = JsonValueEnd(text_, p);
       Json value;
       try {
@@ -985,7 +982,7 @@ class Stream {
       ++count;
       ++number_;
       pos = end;
-      if (!value.is_null()) emit_(std::move(value), YamlDocumentInfo{number_, LineColumn(text_, p).first});
+      if (!value.is_null()) emit_(std::move(value), YamlDocumentInfo{number_, line});
     }
   }
 

@@ -241,6 +241,9 @@ TEST(YamlText, MapKeys) {
           "1.5: float\n"
           "1e6: million\n"
           "0.00001: tiny\n"
+          "0.0001: small\n"
+          "100.25: hundred\n"
+          "-0.0: minus zero\n"
           "3.14159265358979: pi\n"
           ".inf: inf\n"
           "-.inf: minus inf\n"
@@ -250,7 +253,7 @@ TEST(YamlText, MapKeys) {
           "'01': quoted\n"
           "2001-12-14: date\n");
   EXPECT_EQ(keys, Json::parse(R"({"true": "plain y is true", "y": "quoted y", "16": "hex", "1.5": "float",
-      "1e+06": "million", "1e-05": "tiny", "3.1415927": "pi", ".inf": "past float32", "-.inf": "minus inf",
+      "1e+06": "million", "1e-05": "tiny", "0.0001": "small", "100.25": "hundred", "-0": "minus zero", "3.1415927": "pi", ".inf": "past float32", "-.inf": "minus inf",
       ".nan": "nan", "false": "false key", "01": "quoted", "2001-12-14": "date"})"));
   // Later duplicates win (Go map assignment).
   EXPECT_EQ(One("a: 1\na: 2\n"), Json::parse(R"({"a": 2})"));
@@ -404,6 +407,30 @@ TEST(YamlText, AliasExpansionIsBounded) {
   for (int k = 0; k < 50; ++k) fine += k ? ", *a" : "*a";
   fine += "]\n";
   EXPECT_EQ(One(fine)["b"].size(), 50u);
+}
+
+TEST(YamlText, TruncatedInputParsesOrFailsCleanly) {
+  // Prefixes of the kubectl fixture (every 7th length) and of a stream with anchors, flow collections and JSON (every
+  // length): a result or an InputError, never a crash (the ASan preset runs this too).
+  const std::pair<std::string, std::size_t> cases[] = {
+      {Fixture("kubectl-get-pods.yaml"), 7},
+      {"a: &a {x: [1, \"two\", 'three', {y: !!str 4}]}\nb:\n  <<: *a\n  c: |\n    text\n---\n"
+       "{\"j\": [1.5, true, null]}\n...\n--- # c\n- ? k\n  : v\n- *a\n",
+       1}};
+  for (const auto& [text, stride] : cases) {
+    std::size_t results = 0, errors = 0, tries = 0;
+    for (std::size_t n = 0; n <= text.size(); n += stride, ++tries) {
+      try {
+        ParseYamlText(std::string_view(text).substr(0, n));
+        ++results;
+      } catch (const InputError&) {
+        ++errors;
+      }
+    }
+    EXPECT_EQ(results + errors, tries);
+    EXPECT_GT(results, 0u);
+    EXPECT_GT(errors, 0u);
+  }
 }
 
 TEST(YamlText, InputSizeLimit) {
