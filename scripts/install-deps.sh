@@ -2,10 +2,12 @@
 # Installs what kplace needs to build and test, from Debian's packages, only when something is missing.
 # Usage: scripts/install-deps.sh [native|fuzz|all|web]
 #   web: Emscripten, a TTF font and fontTools (to subset it), headless Chromium, node/npm and python3 for the browser
-#        playground; Dear ImGui's source comes separately from Debian's source package (scripts/fetch-imgui.sh).
+#        playground; Dear ImGui's and libyaml's sources come separately from Debian's source packages
+#        (scripts/fetch-source.sh, run by the wasm build's configure step).
 set -euo pipefail
 
-want=(cmake ninja-build g++ libgtest-dev googletest libgmock-dev libbenchmark-dev nlohmann-json3-dev)
+# libyaml-dev: the YAML parser the core links natively (core/io/yaml_text.cpp).
+want=(cmake ninja-build g++ libgtest-dev googletest libgmock-dev libbenchmark-dev nlohmann-json3-dev libyaml-dev)
 need_node=0
 case "${1:-native}" in
   native) ;;
