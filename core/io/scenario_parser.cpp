@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "core/io/validate_pod.h"
+#include "core/io/yaml_text.h"
 
 namespace kplace::io {
 
@@ -39,7 +40,31 @@ Simulation ParseSimulation(const Json& v, const Reader& r) {
   return sim;
 }
 
-Scenario ParseScenario(std::string_view text) { return ParseScenarioDocuments(ParseJsonDocuments(text)); }
+std::vector<Json> ReadDocuments(std::string_view text, std::vector<std::size_t>* numbers) {
+  std::size_t i = 0;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;  // a UTF-8 byte order mark
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t')) ++i;
+  // Empty text, and text starting as JSON does, is JSON: its parser's messages say more than YAML's would.
+  if (i == text.size() || text[i] == '{' || text[i] == '[') {
+    std::vector<Json> docs = ParseJsonDocuments(text);
+    if (numbers)
+      for (std::size_t d = 0; d < docs.size(); ++d) numbers->push_back(d + 1);
+    return docs;
+  }
+  std::vector<Json> docs;
+  ForEachYamlDocument(text, [&](Json&& doc, const YamlDocumentInfo& info) {
+    docs.push_back(std::move(doc));
+    if (numbers) numbers->push_back(info.number);
+  });
+  if (docs.empty()) throw InputError("no Kubernetes objects: the YAML text holds no documents (or only null ones)");
+  return docs;
+}
+
+Scenario ParseScenario(std::string_view text) {
+  std::vector<std::size_t> numbers;
+  std::vector<Json> docs = ReadDocuments(text, &numbers);
+  return ParseScenarioDocuments(docs, numbers);
+}
 
 Scenario ParseScenarioJson(const Json& doc, ParseOptions options) {
   ScenarioBuilder builder(options);
@@ -47,10 +72,11 @@ Scenario ParseScenarioJson(const Json& doc, ParseOptions options) {
   return builder.Finish();
 }
 
-Scenario ParseScenarioDocuments(const std::vector<Json>& docs) {
+Scenario ParseScenarioDocuments(const std::vector<Json>& docs, const std::vector<std::size_t>& numbers) {
   ScenarioBuilder builder;
   for (std::size_t d = 0; d < docs.size(); ++d)
-    builder.AddDocument(docs[d], docs.size() == 1 ? "" : "document " + std::to_string(d + 1));
+    builder.AddDocument(docs[d],
+                        docs.size() == 1 ? "" : "document " + std::to_string(d < numbers.size() ? numbers[d] : d + 1));
   Scenario sc = builder.Finish();
   if (docs.size() > 1) {
     sc.import.documents = docs.size();
@@ -503,12 +529,13 @@ void ScenarioBuilder::ExpandWorkloads() {
 }
 
 std::string ConvertClusterDump(std::string_view text, ImportSummary* summary) {
-  const std::vector<Json> docs = ParseJsonDocuments(text);
+  std::vector<std::size_t> numbers;
+  const std::vector<Json> docs = ReadDocuments(text, &numbers);
   std::vector<Json> items;
   ScenarioBuilder builder;
   builder.KeepItems(&items);
   for (std::size_t d = 0; d < docs.size(); ++d)
-    builder.AddDocument(docs[d], docs.size() == 1 ? "" : "document " + std::to_string(d + 1));
+    builder.AddDocument(docs[d], docs.size() == 1 ? "" : "document " + std::to_string(numbers[d]));
   Scenario sc = builder.Finish();  // every error the run would report
   if (docs.size() > 1) {
     sc.import.documents = docs.size();

@@ -24,11 +24,16 @@ struct ParseOptions {
   bool api_validation = true;
 };
 
+// The documents of a scenario's text: JSON when it starts with `{` or `[` (one value or several one after another),
+// otherwise YAML (kubectl -o yaml, multi-document manifests), as kubectl's YAMLOrJSONDecoder reads them. numbers:
+// each document's number as the user counts them (YAML skips empty documents).
+std::vector<Json> ReadDocuments(std::string_view text, std::vector<std::size_t>* numbers = nullptr);
+
 // Parses a whole scenario. Expands workloads into pods, resolves nothing else.
 Scenario ParseScenario(std::string_view text);
 // One document (a List, a typed list, one object or an array of them).
 Scenario ParseScenarioJson(const Json& doc, ParseOptions options = {});
-Scenario ParseScenarioDocuments(const std::vector<Json>& docs);
+Scenario ParseScenarioDocuments(const std::vector<Json>& docs, const std::vector<std::size_t>& numbers = {});
 
 // What ParseScenarioDocuments does, an item at a time (IncrementalScenarioParser feeds it a List's items parsed one
 // by one).

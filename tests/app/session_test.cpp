@@ -103,7 +103,10 @@ TEST(SessionTest, NoSnapshotBeforeTheFirstValidText) {
   EXPECT_FALSE(s.SetText("not json"));
   EXPECT_EQ(s.snapshot(), nullptr);
   EXPECT_FALSE(s.stale());
-  EXPECT_NE(s.error().find("line 1"), std::string::npos) << s.error();
+  // Not JSON, so read as YAML: a document holding a string, not an object.
+  EXPECT_EQ(s.error(), "expected a Kubernetes object, a List or an array of them, got string");
+  EXPECT_FALSE(s.SetText("{ not json"));
+  EXPECT_NE(s.error().find("invalid JSON at line 1"), std::string::npos) << s.error();
 }
 
 TEST(SessionTest, AsyncRunnerANewerEditSupersedesAnOlderRun) {

@@ -201,6 +201,17 @@ TEST(Cli, RunWithKwokInstanceTypes) {
 
 // A dump as kubectl prints it: a typed list without kinds, a settled Deployment pod, a pending pod of another
 // scheduler. run says what it made of it; convert kubectl prints the List it reads (exit 2 on bad input).
+TEST(Cli, YamlRunsAsItsJsonTwin) {
+  const std::string dir = std::string(KPLACE_SOURCE_DIR) + "/tests/data/io/";
+  Output y = RunCli("run --format json " + dir + "kubectl-get-pods.yaml");
+  Output j = RunCli("run --format json " + dir + "kubectl-get-pods.json");
+  EXPECT_EQ(y.code, 0) << y.err;
+  EXPECT_EQ(y.out, j.out);
+  Output bad = RunCli("run -", "kind: List\nitems:\n- kind: Pod\n  metadata: {name: [}\n");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err.rfind("kplace: invalid YAML at line 4, column ", 0), 0u) << bad.err;
+}
+
 TEST(Cli, ImportedDumpIsSummarisedAndConverts) {
   const std::string dump = R"({"kind":"NodeList","apiVersion":"v1","items":[
     {"metadata":{"name":"n1","managedFields":[{"manager":"kubelet"}]},"status":{"allocatable":{"cpu":"2","memory":"4Gi","pods":"110"}}}]}

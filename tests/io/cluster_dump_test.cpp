@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -589,6 +591,54 @@ TEST(ClusterDump, OldKarpenterApis) {
   EXPECT_EQ(m.warnings[0],
             "items[0]: karpenter.sh/v1alpha5 Machine m is not simulated: Karpenter v0.33 replaced Machines with "
             "NodeClaims");
+}
+
+std::string ReadFile(const std::string& rel) {
+  std::ifstream in(std::string(KPLACE_SOURCE_DIR) + "/" + rel);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// YAML: `kubectl get -o yaml` runs as its JSON twin; multi-document manifests as `kubectl apply -f` takes them, with
+// errors naming the document as the user counts them.
+TEST(ClusterDump, YamlDumpsAndManifests) {
+  const std::string yaml = ReadFile("tests/data/io/kubectl-get-pods.yaml");
+  const std::string json = ReadFile("tests/data/io/kubectl-get-pods.json");
+  ASSERT_FALSE(yaml.empty());
+  Json a = io::ResultToJson(sim::Run(io::ParseScenario(yaml)));
+  Json b = io::ResultToJson(sim::Run(io::ParseScenario(json)));
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(io::ConvertClusterDump(yaml), io::ConvertClusterDump(json));
+  const std::string manifests =
+      "# nodes and a Deployment, as a user writes them\n"
+      "apiVersion: v1\nkind: Node\nmetadata:\n  name: small\nstatus:\n  allocatable: {cpu: 1, memory: 2Gi, pods: 110}\n"
+      "---\n"
+      "---\n"  // an empty document: skipped and not counted (kubectl's YAMLReader returns no chunk for it)
+      "apiVersion: v1\nkind: Node\nmetadata:\n  name: large\nstatus:\n  allocatable: {cpu: \"8\", memory: 32Gi, pods: "
+      "\"110\"}\n"
+      "---\n"
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\nspec:\n  replicas: 2\n  selector:\n"
+      "    matchLabels: {app: app}\n  template:\n    metadata:\n      labels: {app: app}\n    spec:\n"
+      "      containers:\n      - name: c\n        image: x\n        resources:\n          requests: {cpu: 1.5}\n";
+  sim::SimResult r = sim::Run(io::ParseScenario(manifests));
+  EXPECT_EQ(Find(r, "default/app-0")->node, "large");
+  EXPECT_EQ(Find(r, "default/app-1")->node, "large");
+  EXPECT_EQ(r.import.shape, "3 documents");
+  std::string bad = manifests;
+  bad.replace(bad.find("cpu: 1.5"), 8, "cpu: lots");
+  try {
+    io::ParseScenario(bad);
+    FAIL() << "no error";
+  } catch (const io::InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "document 3 (Deployment default/app): spec.template.spec.containers[0].resources.requests.cpu: "
+              "\"lots\" is not a quantity");
+  }
+  try {
+    io::ParseScenario("apiVersion: v1\nkind: Node\nmetadata:\n\tname: tab\n");
+    FAIL() << "no error";
+  } catch (const io::InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("invalid YAML at line 4, column 1: ", 0), 0u) << e.what();
+  }
 }
 
 }  // namespace
