@@ -31,7 +31,8 @@ std::string UsageText() {
          "  kplace releases\n"
          "  kplace version\n"
          "FILE is a scenario: a Kubernetes List in JSON, or what kubectl prints (typed lists, single objects, arrays,\n"
-         "several documents); \"-\" reads standard input. A settled cluster dump keeps its state: controllers create\n"
+         "several documents, YAML); \"-\" reads standard input. A settled cluster dump keeps its state: controllers "
+         "create\n"
          "only the pods they miss. convert kubectl prints the scenario kplace reads from such a dump. Its "
          "Simulation's\n"
          "spec.kubernetesVersion picks the release to reproduce: " +
