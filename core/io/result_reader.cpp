@@ -244,6 +244,7 @@ ImportSummary ImportFromJson(const Json& j) {
   in.controller_pods_kept = n("controllerPodsKept");
   in.workloads_represented = n("deploymentsRepresentedByReplicaSets");
   in.generated_names = n("generatedNames");
+  in.volume_claims = n("volumeClaims");
   in.documents = n("documents");
   in.shape = Str(j, "shape");
   if (const Json* kinds = ObjectAt(j, "notSimulated"))

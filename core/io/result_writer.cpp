@@ -145,6 +145,7 @@ Json ImportJson(const ImportSummary& in) {
             {"controllerPodsKept", in.controller_pods_kept},
             {"deploymentsRepresentedByReplicaSets", in.workloads_represented},
             {"generatedNames", in.generated_names},
+            {"volumeClaims", in.volume_claims},
             {"documents", in.documents}};
   if (!in.shape.empty()) j["shape"] = in.shape;
   Json kinds = Json::object();
@@ -248,6 +249,9 @@ std::string ImportSummaryText(const ImportSummary& in) {
     out += "; " + n(in.workloads_represented, "Deployment represented by its ReplicaSets",
                     "Deployments represented by their ReplicaSets");
   if (in.generated_names) out += "; " + n(in.generated_names, "name", "names") + " generated from generateName";
+  if (in.volume_claims)
+    out += "; " + n(in.volume_claims, "object uses", "objects use") +
+           " PersistentVolumeClaims, which are not simulated (where volumes can attach is not checked)";
   if (!in.ignored_kinds.empty()) {
     out += "; not simulated:";
     for (std::size_t i = 0; i < in.ignored_kinds.size(); ++i)

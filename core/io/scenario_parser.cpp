@@ -121,6 +121,30 @@ Json ProvisionerAsNodePool(const Json& p, const Reader& r) {
   return np;
 }
 
+// A Pod (or a workload's pod template) with a persistentVolumeClaim or ephemeral volume, or a StatefulSet with
+// volumeClaimTemplates.
+bool UsesVolumeClaims(const Json& item, const std::string& kind) {
+  const Json* spec = nullptr;
+  if (auto s = item.find("spec"); s != item.end() && s->is_object()) spec = &*s;
+  static const std::set<std::string> kPodKinds = {"Pod", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job"};
+  if (!spec || !kPodKinds.count(kind)) return false;
+  if (kind == "StatefulSet")
+    if (auto t = spec->find("volumeClaimTemplates"); t != spec->end() && t->is_array() && !t->empty()) return true;
+  const Json* pod_spec = spec;
+  if (kind != "Pod") {
+    auto t = spec->find("template");
+    if (t == spec->end() || !t->is_object()) return false;
+    auto ts = t->find("spec");
+    if (ts == t->end() || !ts->is_object()) return false;
+    pod_spec = &*ts;
+  }
+  auto vols = pod_spec->find("volumes");
+  if (vols == pod_spec->end() || !vols->is_array()) return false;
+  for (const auto& v : *vols)
+    if (v.is_object() && (v.contains("persistentVolumeClaim") || v.contains("ephemeral"))) return true;
+  return false;
+}
+
 bool IsNamespaced(const std::string& kind) {
   static const std::set<std::string> kNamespaced = {"Pod",        "PodDisruptionBudget", "DaemonSet", "Deployment",
                                                     "ReplicaSet", "StatefulSet",         "Service",   "Job"};
@@ -291,6 +315,7 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
       r.Fail("duplicate " + Describe(item_kind, namespaced ? ns : "", name) + " (also " + it->second + ")");
   };
 
+  if (UsesVolumeClaims(item, item_kind)) ++sc.import.volume_claims;
   if (item_kind == "Node") {
     Node n = ParseNode(item, r);
     n.item_index = static_cast<int>(i);
@@ -372,6 +397,7 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
     if (have_config_) r.Fail("only one KubeSchedulerConfiguration is allowed");
     have_config_ = true;
     sc.scheduler_config = ParseSchedulerConfig(item, r, sc.warnings);
+    sc.scheduler_config.item_index = static_cast<int>(i);
   } else if (item_kind == "Simulation") {
     if (have_sim_) r.Fail("only one Simulation is allowed");
     have_sim_ = true;

@@ -33,13 +33,17 @@ struct ImportSummary {
   std::size_t terminating_pods = 0;       // bound pods with deletionTimestamp: they still hold their node
   std::size_t controller_pods_kept = 0;   // pods of listed workloads that their controller will not create again
   std::size_t workloads_represented = 0;  // Deployments represented by their listed ReplicaSets
+  // Pods and workloads whose pods use PersistentVolumeClaims (spec.volumes persistentVolumeClaim or ephemeral, a
+  // StatefulSet's volumeClaimTemplates): volumes are not simulated yet, so where their volumes could attach is not
+  // checked.
+  std::size_t volume_claims = 0;
   std::vector<std::pair<std::string, std::size_t>> ignored_kinds;  // kinds not simulated, with counts, by kind
   // Filled when the run starts (sim::NewResult): the cluster as read.
   std::size_t nodes = 0, pods_bound = 0, pods_pending = 0, other_scheduler = 0;
   // Anything to say: an imported dump rather than a hand-written List.
   bool Noteworthy() const {
     return !shape.empty() || generated_names || finished_pods || terminating_pods || controller_pods_kept ||
-           workloads_represented || other_scheduler || !ignored_kinds.empty();
+           workloads_represented || other_scheduler || volume_claims || !ignored_kinds.empty();
   }
 };
 

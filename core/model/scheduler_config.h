@@ -95,6 +95,7 @@ struct SchedulerConfig {
   SchedulerProfile profile;
   // schedulerName of profiles[1..]: kplace simulates profiles[0] only, and leaves their pods pending.
   std::vector<std::string> other_profiles;
+  int item_index = -1;  // the KubeSchedulerConfiguration item (-1: none given, the default)
 };
 
 }  // namespace kplace

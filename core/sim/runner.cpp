@@ -26,7 +26,12 @@ void Runner::Build() {
   const Features features(sc_.simulation.kubernetes_minor);
   std::string error;
   fw_ = framework::Framework::Create(sc_.scheduler_config, features, &error);
-  if (!fw_) FailInput("KubeSchedulerConfiguration", "profiles[0]", error);
+  if (!fw_) {
+    // Plugin resolution fails here, after parsing: name the item as the parser would.
+    const int at = sc_.scheduler_config.item_index;
+    FailInput(at < 0 ? "KubeSchedulerConfiguration" : sc_.ItemLabel(at) + " (KubeSchedulerConfiguration)",
+              "profiles[0]", error);
+  }
   cluster_ = std::make_unique<ClusterState>(sc_, priorities_);
   scheduler_ = std::make_unique<Scheduler>(*fw_, *cluster_, features, sc_.simulation.seed);
   if (!rebuild) return;

@@ -197,10 +197,18 @@ TEST(ClusterDump, DeploymentWithoutItsReplicaSetCountsPodsByTemplateHash) {
 
 TEST(ClusterDump, StatefulSetCreatesItsMissingOrdinalsOnly) {
   Json labels = {{"app", "db"}};
-  Json items = Json::array({NodeObj("node-a"), Workload("StatefulSet", "db", "data", 3, labels),
+  Json sts = Workload("StatefulSet", "db", "data", 3, labels);
+  sts["spec"]["volumeClaimTemplates"] = Json::array(
+      {{{"metadata", {{"name", "data"}}},
+        {"spec", {{"accessModes", {"ReadWriteOnce"}}, {"resources", {{"requests", {{"storage", "1Gi"}}}}}}}}});
+  Json items = Json::array({NodeObj("node-a"), sts,
                             PodObj("db-0", "data", labels, OwnerRef("apps/v1", "StatefulSet", "db"), "node-a"),
                             PodObj("db-2", "data", labels, OwnerRef("apps/v1", "StatefulSet", "db"), "", "Pending")});
   sim::SimResult r = sim::Run(io::ParseScenarioJson(List(items)));
+  // Volumes are not simulated yet: the summary says so.
+  EXPECT_EQ(r.import.volume_claims, 1u);
+  EXPECT_NE(io::ImportSummaryText(r.import).find("1 object uses PersistentVolumeClaims, which are not simulated"),
+            std::string::npos);
   auto tried = Scheduled(r);
   ASSERT_EQ(tried.size(), 2u);  // db-1 is created; db-2 is the input's pending replica
   EXPECT_EQ(tried[0]->key, "data/db-1");
@@ -638,6 +646,22 @@ TEST(ClusterDump, YamlDumpsAndManifests) {
     FAIL() << "no error";
   } catch (const io::InputError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("invalid YAML at line 4, column 1: ", 0), 0u) << e.what();
+  }
+}
+
+// An error found when the run resolves the scheduler's plugins still names the item, as parse errors do.
+TEST(ClusterDump, SchedulerConfigurationErrorsNameTheItem) {
+  Json cfg = {
+      {"apiVersion", "kubescheduler.config.k8s.io/v1"},
+      {"kind", "KubeSchedulerConfiguration"},
+      {"profiles", Json::array({{{"plugins", {{"filter", {{"enabled", Json::array({{{"name", "Nope"}}})}}}}}}})}};
+  try {
+    sim::Run(io::ParseScenarioJson(List(Json::array({NodeObj("node-a"), cfg}))));
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "items[1] (KubeSchedulerConfiguration): profiles[0]: plugins.filter.enabled: FilterPlugin \"Nope\" does "
+              "not exist");
   }
 }
 
