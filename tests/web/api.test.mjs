@@ -106,10 +106,14 @@ describe('bad input is data, never a trap', () => {
     assert.match(failure('{\n  "kind": "List",\n  "items": [ }'), /^invalid JSON at line 3, column \d+/);
   });
 
-  test('empty and non-List input', () => {
+  test('empty input and input that holds no Kubernetes objects', () => {
     failure('');
-    failure('[]');
+    assert.equal(failure('[5]'), '[0]: expected object, got integer');
+    assert.equal(failure('just words'), 'expected a Kubernetes object, a List or an array of them, got string');
     failure('{"kind": "List", "items": [ {"kind": "Node"} ]}');
+    // What kubectl prints is read as the CLI reads it: an empty array is an empty cluster; YAML works.
+    assert.equal(core.run('[]').status, 'success');
+    assert.equal(core.run('kind: NodeList\napiVersion: v1\nitems:\n- metadata: {name: n1}\n').status, 'success');
   });
 
   test('the module still works after errors', () => {
