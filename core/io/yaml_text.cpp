@@ -45,6 +45,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "core/io/utf8.h"
+
 namespace kplace::io {
 namespace {
 
@@ -291,16 +293,8 @@ std::optional<std::string> GoBase64(std::string_view in) {
 std::string GoValidUtf8(std::string_view s) {
   std::string out;
   for (std::size_t i = 0; i < s.size();) {
-    auto b = static_cast<unsigned char>(s[i]);
-    std::size_t len = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
-    bool ok = len > 0 && i + len <= s.size() && !(len == 2 && b < 0xC2) && !(len == 4 && b > 0xF4);
-    for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-    if (ok && len > 2) {  // overlong forms, surrogates, above U+10FFFF
-      auto c = static_cast<unsigned char>(s[i + 1]);
-      ok = !(b == 0xE0 && c < 0xA0) && !(b == 0xED && c >= 0xA0) && !(b == 0xF0 && c < 0x90) &&
-           !(b == 0xF4 && c >= 0x90);
-    }
-    if (ok) {
+    const std::size_t len = Utf8SequenceLength(s, i);
+    if (len > 0) {
       out.append(s.substr(i, len));
       i += len;
     } else {
