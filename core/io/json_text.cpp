@@ -32,6 +32,7 @@ std::string ValidUtf8(const std::string& s) {
       i += len;
     } else {
       static constexpr char kHex[] = "0123456789ABCDEF";
+      const auto b = static_cast<unsigned char>(s[i]);
       out += "<0x";
       out += kHex[b >> 4];
       out += kHex[b & 0xF];
