@@ -1045,9 +1045,7 @@ class Stream {
 
 void ForEachYamlDocument(std::string_view text,
                          const std::function<void(Json&&, const YamlDocumentInfo&)>& on_document) {
-  if (text.size() > kMaxInputBytes)
-    throw InputError("input is " + std::to_string(text.size()) + " bytes; the limit is " +
-                     std::to_string(kMaxInputBytes));
+  CheckInputSize(text.size());
   Stream(text, on_document).Run();
 }
 

@@ -101,11 +101,6 @@ TEST(ScenarioParser, NestingWithinTheLimitIsFine) {
   EXPECT_EQ(sc.nodes.size(), 1u);
 }
 
-TEST(ScenarioParser, InputSizeLimit) {
-  std::string text(io::kMaxInputBytes + 1, ' ');
-  EXPECT_EQ(ErrorOf(text), "input is 67108865 bytes; the limit is 67108864");
-}
-
 TEST(ScenarioParser, InvalidUtf8) {
   std::string text = "{\"kind\":\"List\",\n\"items\":[\"\xff\"]}";
   EXPECT_EQ(ErrorOf(text),
