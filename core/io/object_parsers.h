@@ -43,6 +43,8 @@ Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r, 
 
 // karpenter.sh (parse_karpenter.cpp)
 NodePool ParseNodePool(const Json& v, const Reader& r);
+// A karpenter.sh/v1alpha5 Provisioner, read as the NodePool it became; errors name the Provisioner's paths.
+NodePool ParseProvisioner(const Json& v, const Reader& r);
 InstanceType ParseInstanceType(const Json& v, const Reader& r);
 NodeClaim ParseNodeClaim(const Json& v, const Reader& r);
 
