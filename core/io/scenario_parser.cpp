@@ -396,7 +396,7 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
   } else if (item_kind == "KubeSchedulerConfiguration") {
     if (have_config_) r.Fail("only one KubeSchedulerConfiguration is allowed");
     have_config_ = true;
-    sc.scheduler_config = ParseSchedulerConfig(item, r, sc.warnings);
+    sc.scheduler_config = ParseSchedulerConfig(item, r);
     sc.scheduler_config.item_index = static_cast<int>(i);
   } else if (item_kind == "Simulation") {
     if (have_sim_) r.Fail("only one Simulation is allowed");

@@ -33,6 +33,24 @@ Weights ScoreWeights(const framework::Framework& fw) {
   return out;
 }
 
+// Each profile is its own framework: its plugins, its args, its percentageOfNodesToScore (or the global one).
+TEST(Framework, EachProfileOfSeveral) {
+  Scenario sc = io::ParseScenario(R"({"kind":"List","items":[{"kind":"KubeSchedulerConfiguration",
+    "percentageOfNodesToScore":30,
+    "profiles":[{"schedulerName":"a"},
+                {"schedulerName":"b","percentageOfNodesToScore":60,"plugins":{"filter":{"disabled":[{"name":"*"}]}}}]}]})");
+  std::string error;
+  auto a = framework::Framework::Create(sc.scheduler_config, Features(), &error, 0);
+  auto b = framework::Framework::Create(sc.scheduler_config, Features(), &error, 1);
+  ASSERT_TRUE(a && b) << error;
+  EXPECT_EQ(a->profile_name(), "a");
+  EXPECT_EQ(b->profile_name(), "b");
+  EXPECT_EQ(a->percentage_of_nodes_to_score(), 30);  // the global value
+  EXPECT_EQ(b->percentage_of_nodes_to_score(), 60);  // the profile's overrides it
+  EXPECT_EQ(a->filter().size(), 8u);
+  EXPECT_TRUE(b->filter().empty());
+}
+
 TEST(Framework, DefaultProfile) {
   auto fw = Build("{}");
   EXPECT_EQ(FilterNames(*fw),
