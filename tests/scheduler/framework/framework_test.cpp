@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/io/scenario_parser.h"
+#include "core/sim/simulation.h"
 
 namespace kplace {
 namespace {
@@ -49,6 +50,20 @@ TEST(Framework, EachProfileOfSeveral) {
   EXPECT_EQ(b->percentage_of_nodes_to_score(), 60);  // the profile's overrides it
   EXPECT_EQ(a->filter().size(), 8u);
   EXPECT_TRUE(b->filter().empty());
+}
+
+// A plugin that does not exist fails the run with the path of the profile that names it.
+TEST(Framework, UnknownPluginNamesItsProfile) {
+  Scenario sc = io::ParseScenario(R"({"kind":"List","items":[{"kind":"KubeSchedulerConfiguration",
+    "profiles":[{"schedulerName":"a"},{"schedulerName":"b","plugins":{"filter":{"enabled":[{"name":"Foo"}]}}}]}]})");
+  try {
+    sim::Run(std::move(sc));
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "items[0] (KubeSchedulerConfiguration): profiles[1]: plugins.filter.enabled: FilterPlugin \"Foo\" does "
+              "not exist");
+  }
 }
 
 TEST(Framework, DefaultProfile) {
