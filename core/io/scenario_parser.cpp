@@ -422,7 +422,7 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
   } else if (item_kind == "Provisioner" && api_version == "karpenter.sh/v1alpha5") {
     // Karpenter v0.33 replaced v1alpha5 Provisioners with NodePools; the fields kplace reads moved without changing
     // meaning (karpenter's v1beta1 migration guide), so the Provisioner is read as the NodePool it became.
-    NodePool np = ParseNodePool(ProvisionerAsNodePool(item, r), r);
+    NodePool np = ParseProvisioner(item, r);
     np.item_index = static_cast<int>(i);
     check_duplicate();
     sc.node_pools.push_back(std::move(np));
@@ -459,7 +459,7 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
   } else if (item_kind == "KubeSchedulerConfiguration") {
     if (have_config_) r.Fail("only one KubeSchedulerConfiguration is allowed");
     have_config_ = true;
-    sc.scheduler_config = ParseSchedulerConfig(item, r, sc.warnings);
+    sc.scheduler_config = ParseSchedulerConfig(item, r);
     sc.scheduler_config.item_index = static_cast<int>(i);
   } else if (item_kind == "Simulation") {
     if (have_sim_) r.Fail("only one Simulation is allowed");
