@@ -9,7 +9,6 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -53,14 +52,26 @@ bool ReadInput(const std::string& path, std::string& out, std::string& error) {
     out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     return true;
   }
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {
     error = "cannot read " + path;
     return false;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  out = ss.str();
+  // One read into a string of the file's size: a dump of hundreds of MB is in memory once.
+  const std::streamoff size = in.tellg();
+  if (size < 0) {  // not seekable (a pipe): read as it comes
+    in.close();
+    in.open(path, std::ios::binary);
+    out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return !in.bad();
+  }
+  out.resize(static_cast<std::size_t>(size));
+  in.seekg(0);
+  in.read(out.data(), size);
+  if (in.gcount() != size) {
+    error = "cannot read " + path;
+    return false;
+  }
   return true;
 }
 

@@ -37,6 +37,11 @@ void EraseUnread(Json& value);
 // with ParseJsonText's depth limit and messages (positions count from the start of whole).
 Json ParseJsonValue(std::string_view whole, std::size_t begin, std::size_t end, int depth, Unread unread);
 
+// ParseJsonValue's fast path for text that is one value in the API server's shape (strict JSON, integer numbers):
+// true with out set, or false when it gives up (the value may still be valid: ParseJsonValue then parses it with
+// nlohmann). Whatever it accepts, nlohmann builds identically.
+bool TryParseJsonFast(std::string_view text, int depth, Unread unread, Json& out);
+
 // Throws what ParseJsonDocuments(text) would throw for the first syntax error, or the depth limit, in text;
 // returns when there is none. Builds nothing.
 void CheckJsonSyntax(std::string_view text);

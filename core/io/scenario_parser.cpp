@@ -77,7 +77,7 @@ std::string DocumentPrefix(std::size_t documents, std::size_t number) {
 // reads, Unread::kLeaveOut), so a dump of hundreds of MB is never a tree in memory as a whole. Errors are exactly
 // ParseJsonDocuments' then ScenarioBuilder's: a syntax error anywhere in the text comes before any other.
 // Returns the number of documents.
-std::size_t AddJsonText(ScenarioBuilder& builder, std::string_view text) {
+std::size_t AddJsonText(ScenarioBuilder& builder, std::string_view text, const ReadHooks& hooks) {
   CheckInputSize(text.size());
   const auto ranges = JsonDocumentRanges(text);
   try {
@@ -89,16 +89,23 @@ std::size_t AddJsonText(ScenarioBuilder& builder, std::string_view text) {
         // Everything but the items: the document with an empty items array (its depth is the document's).
         const std::string shell =
             std::string(doc.substr(0, layout->items_begin)) + "[]" + std::string(doc.substr(layout->items_end));
-        if (builder.BeginList(ParseJsonText(shell), prefix)) {
+        Json list = ParseJsonText(shell);
+        if (hooks.document) hooks.document(list, prefix);
+        if (builder.BeginList(list, prefix)) {
           for (std::size_t i = 0; i < layout->elements.size(); ++i) {
             const auto [b, e] = layout->elements[i];
             // An item sits in the List object and its items array: 2 containers deep.
             builder.Add(ParseJsonValue(text, begin + b, begin + e, 2, Unread::kLeaveOut), i);
+            if (hooks.added) hooks.added();
           }
           continue;
         }
+        // A hook may have made it something else: read the document whole.
       }
-      builder.AddDocument(ParseJsonValue(text, begin, end, 0, Unread::kLeaveOut), prefix);
+      Json whole = ParseJsonValue(text, begin, end, 0, Unread::kLeaveOut);
+      if (hooks.document) hooks.document(whole, prefix);
+      builder.AddDocument(whole, prefix);
+      if (hooks.added) hooks.added();
     }
   } catch (const std::exception&) {
     CheckJsonSyntax(text);  // throws the first syntax error, if any, ahead of the error found while reading
@@ -109,11 +116,17 @@ std::size_t AddJsonText(ScenarioBuilder& builder, std::string_view text) {
 
 }  // namespace
 
-std::size_t AddScenarioText(ScenarioBuilder& builder, std::string_view text) {
-  if (IsJsonText(text)) return AddJsonText(builder, text);
+std::size_t AddScenarioText(ScenarioBuilder& builder, std::string_view text, const ReadHooks& hooks) {
+  if (IsJsonText(text)) return AddJsonText(builder, text, hooks);
   std::vector<std::size_t> numbers;
-  const std::vector<Json> docs = ReadDocuments(text, &numbers);
-  for (std::size_t d = 0; d < docs.size(); ++d) builder.AddDocument(docs[d], DocumentPrefix(docs.size(), numbers[d]));
+  std::vector<Json> docs = ReadDocuments(text, &numbers);
+  for (std::size_t d = 0; d < docs.size(); ++d) {
+    const std::string prefix = DocumentPrefix(docs.size(), numbers[d]);
+    if (hooks.document) hooks.document(docs[d], prefix);
+    builder.AddDocument(docs[d], prefix);
+    docs[d] = Json();  // released once added
+    if (hooks.added) hooks.added();
+  }
   return docs.size();
 }
 

@@ -4,6 +4,7 @@
 // dump's pods are not created again. Every error is an InputError whose message names the item and the JSON path.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -80,7 +81,13 @@ class ScenarioBuilder {
 // Adds every document of a scenario's text (JSON or YAML, as ReadDocuments reads it) to builder, with the names
 // ParseScenario gives them in errors ("document 2, items[0]" when there are several). A JSON List's items are read
 // one at a time, without what kplace never reads (json_text.h, Unread). Returns the number of documents.
-std::size_t AddScenarioText(ScenarioBuilder& builder, std::string_view text);
+// hooks (optional): document sees each document before it is added (a List read an item at a time: its shell, the
+// List with its items emptied), and may replace it; added runs after each item or whole document is added.
+struct ReadHooks {
+  std::function<void(Json& doc, const std::string& prefix)> document;
+  std::function<void()> added;
+};
+std::size_t AddScenarioText(ScenarioBuilder& builder, std::string_view text, const ReadHooks& hooks = {});
 
 // `kplace convert kubectl`: a cluster dump (any shape ParseScenario reads) as one kplace scenario List, one item per
 // line, that runs exactly as the dump does: objects completed as the parser read them, finished pods (they hold

@@ -10,6 +10,8 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
+#include <random>
 
 #include "core/io/result_writer.h"
 #include "core/io/scenario_parser.h"
@@ -117,6 +119,83 @@ TEST(JsonText, LeaveOutDropsExactlyWhatKplaceNeverReads) {
   EXPECT_EQ(ErrorOf([] { Whole(R"({"metadata": {"managedFields": [1 2]}})", Unread::kLeaveOut); }),
             "invalid JSON at line 1, column 35: syntax error while parsing array - unexpected number literal; "
             "expected ']'");
+}
+
+// Equal values of equal types all the way down (Json's == says 1 == 1u).
+bool Identical(const Json& a, const Json& b) {
+  if (a.type() != b.type()) return false;
+  if (a.is_object()) {
+    if (a.size() != b.size()) return false;
+    for (auto ia = a.begin(), ib = b.begin(); ia != a.end(); ++ia, ++ib)
+      if (ia.key() != ib.key() || !Identical(ia.value(), ib.value())) return false;
+    return true;
+  }
+  if (a.is_array()) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (!Identical(a[i], b[i])) return false;
+    return true;
+  }
+  return a == b;
+}
+
+// nlohmann's parse, and what Unread::kLeaveOut leaves out erased afterwards.
+std::optional<Json> Reference(std::string_view text, Unread unread) {
+  try {
+    Json v = Json::parse(text);
+    if (unread == Unread::kLeaveOut) EraseUnread(v);
+    return v;
+  } catch (const Json::exception&) {
+    return std::nullopt;
+  }
+}
+
+TEST(JsonText, FastPathAcceptsOnlyWhatNlohmannBuildsIdentically) {
+  std::vector<std::string> seeds = {kPod,
+                                    R"({"a": [1, -2, 0, -0, 123456789012345678, 1.5, 1e3, "x\u00e9\n\"\\\/", true,
+                                         false, null, {}, []], "b": {"b": 1, "b": "2"}, "\u0041": "\ud83d\ude00"})",
+                                    "\xEF\xBB\xBF{\"a\": 1}",
+                                    "  [ ]  ",
+                                    "\"\xC3\xA9\"",
+                                    "{\"k\": \"\xE2\x82\xAC\"}"};
+  for (const auto& e : std::filesystem::directory_iterator(std::string(KPLACE_SOURCE_DIR) + "/presets"))
+    seeds.push_back(testing::ReadFile(e.path().string()));
+  // Bytes that matter to a JSON lexer, and a few that do not.
+  const std::string alphabet = "{}[]\":,\\/-+.0123456789eEtrufalsn \n\tu\x01\x7f\xC3\xA9\xED\xA0\x80\xF4\x90";
+  std::mt19937 rng(7);
+  std::size_t accepted = 0, declined = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string text = seeds[static_cast<std::size_t>(round) % seeds.size()];
+    if (text.size() > 4000) text = text.substr(0, 4000);  // a cut: mostly invalid
+    const int edits = static_cast<int>(rng() % 4);
+    for (int k = 0; k < edits && !text.empty(); ++k) {
+      const std::size_t at = rng() % text.size();
+      const char c = alphabet[rng() % alphabet.size()];
+      switch (rng() % 3) {
+        case 0:
+          text[at] = c;
+          break;
+        case 1:
+          text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), c);
+          break;
+        default:
+          text.erase(at, 1);
+      }
+    }
+    for (Unread unread : {Unread::kKeep, Unread::kLeaveOut}) {
+      Json fast;
+      if (!TryParseJsonFast(text, 0, unread, fast)) {
+        ++declined;
+        continue;
+      }
+      ++accepted;
+      const std::optional<Json> want = Reference(text, unread);
+      ASSERT_TRUE(want.has_value()) << "the fast path accepted what nlohmann rejects: " << text;
+      ASSERT_TRUE(Identical(fast, *want)) << text;
+    }
+  }
+  EXPECT_GT(accepted, 1000u);
+  EXPECT_GT(declined, 1000u);
 }
 
 // A List whose one Node has a field nested `extra` containers deep inside the item.
