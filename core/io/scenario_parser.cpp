@@ -153,6 +153,8 @@ bool IsNamespaced(const std::string& kind) {
 
 }  // namespace
 
+Json NodePoolFromProvisioner(const Json& provisioner) { return ProvisionerAsNodePool(provisioner, Reader("", "")); }
+
 void ScenarioBuilder::AddDocument(const Json& doc, const std::string& prefix) {
   if (!doc.is_object() && !doc.is_array())
     Reader(prefix, "").Fail("expected a Kubernetes object, a List or an array of them, got " + JsonTypeName(doc));
@@ -552,79 +554,6 @@ void ScenarioBuilder::ExpandWorkloads() {
     }
   }
   if (total > kMaxPods) Reader("", "items").Fail("more than " + std::to_string(kMaxPods) + " pods");
-}
-
-std::string ConvertClusterDump(std::string_view text, ImportSummary* summary) {
-  std::vector<std::size_t> numbers;
-  const std::vector<Json> docs = ReadDocuments(text, &numbers);
-  std::vector<Json> items;
-  ScenarioBuilder builder;
-  builder.KeepItems(&items);
-  for (std::size_t d = 0; d < docs.size(); ++d)
-    builder.AddDocument(docs[d], docs.size() == 1 ? "" : "document " + std::to_string(numbers[d]));
-  Scenario sc = builder.Finish();  // every error the run would report
-  if (docs.size() > 1) {
-    sc.import.documents = docs.size();
-    sc.import.shape = std::to_string(docs.size()) + " documents";
-  }
-  if (summary) *summary = sc.import;
-  std::string out = "{ \"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n";
-  bool first = true;
-  auto emit = [&](const Json& item) {
-    out += first ? "  " : ",\n  ";
-    out += item.dump(-1, ' ', false, Json::error_handler_t::replace);
-    first = false;
-  };
-  bool have_sim = false;
-  for (const auto& item : items)
-    if (item.is_object() && item.value("kind", "") == "Simulation") have_sim = true;
-  if (!have_sim)
-    emit({{"apiVersion", "kplace.dev/v1alpha1"},
-          {"kind", "Simulation"},
-          {"metadata", {{"name", "imported"}}},
-          {"spec", {{"mode", "cluster"}}}});
-  static const std::set<std::string> kSimulated = {"Node",
-                                                   "Pod",
-                                                   "PriorityClass",
-                                                   "PodDisruptionBudget",
-                                                   "Deployment",
-                                                   "ReplicaSet",
-                                                   "StatefulSet",
-                                                   "DaemonSet",
-                                                   "Service",
-                                                   "Job",
-                                                   "Namespace",
-                                                   "NodePool",
-                                                   "NodeClaim",
-                                                   "InstanceType",
-                                                   "KubeSchedulerConfiguration",
-                                                   "Simulation"};
-  for (Json item : items) {
-    const std::string kind = item.value("kind", "");
-    if (kind == "Provisioner" && item.value("apiVersion", "") == "karpenter.sh/v1alpha5") {
-      emit(ProvisionerAsNodePool(item, Reader("", "")));  // read as the NodePool it became (the parser warned)
-      continue;
-    }
-    if (!kSimulated.count(kind)) continue;  // the parser warned: not simulated
-    if (kind == "Pod") {
-      if (auto st = item.find("status"); st != item.end() && st->is_object()) {
-        const std::string phase = st->value("phase", "");
-        if (phase == "Succeeded" || phase == "Failed") continue;
-        for (const char* noise : {"containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"})
-          st->erase(noise);
-      }
-    }
-    if (auto m = item.find("metadata"); m != item.end() && m->is_object()) {
-      m->erase("managedFields");
-      if (auto a = m->find("annotations"); a != m->end() && a->is_object()) {
-        a->erase("kubectl.kubernetes.io/last-applied-configuration");
-        if (a->empty()) m->erase("annotations");
-      }
-    }
-    emit(item);
-  }
-  out += first ? "] }\n" : "\n] }\n";
-  return out;
 }
 
 }  // namespace kplace::io

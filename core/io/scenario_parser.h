@@ -76,11 +76,8 @@ class ScenarioBuilder {
   std::vector<Json>* keep_ = nullptr;
 };
 
-// `kplace convert kubectl`: a cluster dump (any shape ParseScenario reads) as one kplace scenario List, one item per
-// line, that runs exactly as the dump does: objects completed as the parser read them, finished pods (they hold
-// nothing) and the noise kplace never reads (managedFields, the last-applied annotation, container statuses)
-// dropped, and a Simulation item first when the dump has none. Throws InputError as ParseScenario would. summary:
-// what the parser made of the dump.
-std::string ConvertClusterDump(std::string_view text, ImportSummary* summary = nullptr);
+// A karpenter.sh/v1alpha5 Provisioner as the karpenter.sh/v1 NodePool the parser reads it as (the fields kplace
+// reads moved to their NodePool places).
+Json NodePoolFromProvisioner(const Json& provisioner);
 
 }  // namespace kplace::io
