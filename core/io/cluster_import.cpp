@@ -187,7 +187,7 @@ ClusterImport ImportDocuments(std::string_view text) {
 bool IsKwokInstanceTypes(const Json& doc) {
   if (!doc.is_array() || doc.empty()) return false;
   for (const Json& t : doc) {
-    if (!t.is_object() || t.contains("kind")) return false;
+    if (!t.is_object() || t.contains("kind") || t.contains("items")) return false;  // an object or a list
     auto name = t.find("name"), offerings = t.find("offerings");
     if (name == t.end() || !name->is_string() || offerings == t.end() || !offerings->is_array()) return false;
   }

@@ -31,7 +31,8 @@ struct ClusterImport {
 };
 
 // Karpenter kwok's instance_types.json, as the page's import always recognised it: a non-empty array whose every
-// element is an object with a string "name", an "offerings" array and no "kind".
+// element is an object with a string "name", an "offerings" array and neither "kind" nor "items" (which would make it
+// a Kubernetes object or a list).
 bool IsKwokInstanceTypes(const Json& doc);
 
 // A plain List's items are read one at a time (the dump's text is never held as one parsed tree: a 150,000-pod dump

@@ -148,6 +148,7 @@ TEST(ClusterImport, KwokInstanceTypes) {
   no_offerings[2].erase("offerings");
   EXPECT_FALSE(IsKwokInstanceTypes(no_offerings));
   EXPECT_FALSE(IsKwokInstanceTypes(Json::parse(R"([{"name":"a","offerings":{}}])")));
+  EXPECT_FALSE(IsKwokInstanceTypes(Json::parse(R"([{"name":"a","offerings":[],"items":[]}])")));  // a list
 
   const ClusterImport im = ImportClusterDump(text);
   EXPECT_EQ(im.instance_types, doc.size());
