@@ -85,11 +85,16 @@ struct EventRows {
 
 std::string RenderTable(const sim::SimResult& result) {
   std::vector<std::vector<std::string>> rows = {{"POD", "NODE", "STATUS"}};
+  // With several scheduler profiles, a PROFILE column names the one that scheduled each pod.
+  const bool profiles =
+      std::any_of(result.pods.begin(), result.pods.end(), [](const sim::PodResult& p) { return !p.profile.empty(); });
+  if (profiles) rows[0].push_back("PROFILE");
   std::vector<const sim::PodResult*> failed;
   for (const auto& p : result.pods) {
     std::string status;
     if (!p.preempted_by.empty()) {
       rows.push_back({p.key, p.preempted_from, "Preempted by " + p.preempted_by});
+      if (profiles) rows.back().push_back(p.profile.empty() ? "<none>" : p.profile);
       continue;
     }
     if (!p.other_scheduler.empty()) {
@@ -107,6 +112,7 @@ std::string RenderTable(const sim::SimResult& result) {
       status = InputStatus(p);
     }
     rows.push_back({p.key, p.node.empty() ? "<none>" : p.node, status});
+    if (profiles) rows.back().push_back(p.profile.empty() ? "<none>" : p.profile);
   }
   std::string out = Table(rows);
   if (!failed.empty() || !result.preemptions.empty()) {
@@ -135,6 +141,7 @@ std::string RenderExplanation(const sim::PodResult& pod, const sim::SimResult& r
   std::string out = "Pod " + pod.key + " (priority " + std::to_string(pod.priority) + ")";
   if (!pod.generated_from.empty()) out += " from " + pod.generated_from;
   out += "\n";
+  if (!pod.profile.empty()) out += "  profile: " + pod.profile + " (spec.schedulerName)\n";
   if (!pod.preempted_by.empty())
     return out + "  preempted: deleted from " + pod.preempted_from + " to make room for " + pod.preempted_by +
            " (run --explain " + pod.preempted_by + " for the preemption)\n";

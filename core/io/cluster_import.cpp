@@ -1,12 +1,10 @@
 #include "core/io/cluster_import.h"
 
 #include <exception>
-#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
 
-#include "core/io/incremental_parser.h"
 #include "core/io/json_text.h"
 #include "core/io/kwok_instance_types.h"
 #include "core/io/result_writer.h"
@@ -89,17 +87,12 @@ class ListWriter {
       if (auto st = item.find("status"); st != item.end() && st->is_object()) {
         const std::string phase = st->value("phase", "");
         if (phase == "Succeeded" || phase == "Failed") return;  // finished: holds nothing
-        for (const char* noise : {"containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"})
-          st->erase(noise);
       }
     }
-    if (auto m = item.find("metadata"); m != item.end() && m->is_object()) {
-      m->erase("managedFields");
-      if (auto a = m->find("annotations"); a != m->end() && a->is_object()) {
-        a->erase("kubectl.kubernetes.io/last-applied-configuration");
-        if (a->empty()) m->erase("annotations");
-      }
-    }
+    // What kplace never reads (JSON Lists' items were read without it; YAML documents and arrays were not).
+    EraseUnread(item);
+    if (auto m = item.find("metadata"); m != item.end() && m->is_object())
+      if (auto a = m->find("annotations"); a != m->end() && a->is_object() && a->empty()) m->erase("annotations");
     Emit(item);
     ++items_;
   }
@@ -124,36 +117,19 @@ ClusterImport Finished(ScenarioBuilder& builder, ListWriter& writer, std::size_t
   return out;
 }
 
-// A plain List (kubectl get -o json), an item at a time, as IncrementalScenarioParser reads it; nullopt for any
-// other shape and on any error (the whole-text read then reports the error exactly as ParseScenario does).
-std::optional<ClusterImport> ImportList(std::string_view text) {
-  if (text.size() > kMaxInputBytes) return std::nullopt;
-  std::optional<ListLayout> layout = SplitList(text);
-  if (!layout) return std::nullopt;
-  try {
-    ScenarioBuilder builder;
-    std::vector<Json> kept;
-    builder.KeepItems(&kept);
-    {
-      // Everything but the items, syntax and List checks included: the text with an empty items array.
-      std::string shell = std::string(text.substr(0, layout->items_begin)) + "[]";
-      shell += text.substr(layout->items_end);
-      if (!builder.BeginList(ParseJsonText(shell))) return std::nullopt;
-    }
-    ListWriter writer;
-    for (std::size_t i = 0; i < layout->elements.size(); ++i) {
-      const auto [begin, end] = layout->elements[i];
-      builder.Add(ParseJsonText(text.substr(begin, end - begin)), i);
-      writer.Drain(kept);
-    }
-    layout.reset();
-    return Finished(builder, writer, 1, false);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+// Any shape the parser reads, as ParseScenario reads it (AddScenarioText: a JSON List's items one at a time, without
+// what kplace never reads).
+ClusterImport ImportScenarioText(std::string_view text) {
+  ScenarioBuilder builder;
+  std::vector<Json> kept;
+  builder.KeepItems(&kept);
+  const std::size_t documents = AddScenarioText(builder, text);
+  ListWriter writer;
+  writer.Drain(kept);
+  return Finished(builder, writer, documents, false);
 }
 
-// Any shape, the documents read whole; each is released once added.
+// The documents read whole, kwok instance types among them converted; each is released once added.
 ClusterImport ImportDocuments(std::string_view text) {
   std::vector<std::size_t> numbers;
   std::vector<Json> docs = ReadDocuments(text, &numbers);
@@ -195,8 +171,9 @@ bool IsKwokInstanceTypes(const Json& doc) {
 }
 
 ClusterImport ImportClusterDump(std::string_view text) {
-  if (std::optional<ClusterImport> list = ImportList(text)) return std::move(*list);
-  return ImportDocuments(text);
+  // Only a text that names "offerings" can hold kwok instance types, the one shape ParseScenario does not read.
+  if (text.find("offerings") != std::string_view::npos) return ImportDocuments(text);
+  return ImportScenarioText(text);
 }
 
 std::string ConvertClusterDump(std::string_view text, ImportSummary* summary) {

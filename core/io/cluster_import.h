@@ -7,8 +7,8 @@
 // instance types without kind, kwok_instance_types.h), whose entries become InstanceType items.
 // Output: a List, one item per line: a Simulation (mode cluster) first when the dump has none; objects completed as
 // the parser read them (kind and apiVersion from their typed list, a name for generateName); finished pods (they
-// hold nothing), kinds kplace does not simulate and the noise it never reads (managedFields, the last-applied
-// annotation, container statuses) left out. Errors are the InputErrors ParseScenario would throw for the dump.
+// hold nothing), kinds kplace does not simulate and what it never reads (json_text.h: EraseUnread) left out.
+// Errors are the InputErrors ParseScenario would throw for the dump.
 #pragma once
 
 #include <cstddef>
@@ -35,8 +35,8 @@ struct ClusterImport {
 // a Kubernetes object or a list).
 bool IsKwokInstanceTypes(const Json& doc);
 
-// A plain List's items are read one at a time (the dump's text is never held as one parsed tree: a 150,000-pod dump
-// fits a wasm32 worker); any other shape is read whole. Throws InputError.
+// Read as ParseScenario reads it (a JSON List's items one at a time, without what kplace never reads: a
+// 150,000-pod dump fits a wasm32 worker), or whole when it may hold kwok instance types. Throws InputError.
 ClusterImport ImportClusterDump(std::string_view text);
 
 // `kplace convert kubectl`: ImportClusterDump's scenario; summary: what the parser made of the dump.

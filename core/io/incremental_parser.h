@@ -44,13 +44,4 @@ class IncrementalScenarioParser {
   std::optional<Scenario> result_;
 };
 
-// The byte ranges [begin, end) of a plain List's items and of the items array itself ([ ... ]), found by a linear
-// scan that skips strings; nullopt when the text is not simply an object with one "items" array (the caller then
-// parses the whole text). Values are not validated: parsing them does that.
-struct ListLayout {
-  std::size_t items_begin = 0, items_end = 0;
-  std::vector<std::pair<std::size_t, std::size_t>> elements;
-};
-std::optional<ListLayout> SplitList(std::string_view text);
-
 }  // namespace kplace::io

@@ -1,11 +1,15 @@
 #include "core/io/json_text.h"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 #include "core/io/utf8.h"
 
 namespace kplace::io {
 namespace {
+
+constexpr std::size_t kNone = std::string_view::npos;
 
 // Lines and columns for an error at byte offset pos.
 std::pair<std::size_t, std::size_t> LineColumn(std::string_view text, std::size_t pos) {
@@ -116,20 +120,15 @@ std::size_t SkipString(std::string_view t, std::size_t i) {
   return std::string_view::npos;
 }
 
-// Parses text[begin, end); error positions count from the start of text.
-Json ParseJsonRange(std::string_view whole, std::size_t begin, std::size_t end) {
+struct DepthError {};
+
+// Runs parse() on whole[begin, end) and turns its exceptions into InputErrors in the contract's words; error
+// positions count from the start of whole.
+template <class Parse>
+auto WithJsonErrors(std::string_view whole, std::size_t begin, std::size_t end, Parse parse) -> decltype(parse()) {
   const std::string_view text = whole.substr(begin, end - begin);
-  struct DepthError {
-    std::size_t depth;
-  };
   try {
-    // nlohmann's callback parser scans a container's elements after each object ends (json 3.11), quadratic in a
-    // List's items: a 150,000-pod kubectl dump took minutes. Only texts that may nest too deep take that path.
-    if (!MayNestDeeperThan(text, kMaxJsonDepth)) return Json::parse(text.begin(), text.end());
-    return Json::parse(text.begin(), text.end(), [](int depth, Json::parse_event_t, Json&) {
-      if (depth > kMaxJsonDepth) throw DepthError{static_cast<std::size_t>(depth)};
-      return true;
-    });
+    return parse();
   } catch (const DepthError&) {
     throw InputError("invalid JSON: nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   } catch (const Json::parse_error& e) {
@@ -161,15 +160,211 @@ Json ParseJsonRange(std::string_view whole, std::size_t begin, std::size_t end) 
   }
 }
 
+// Parses text[begin, end); error positions count from the start of text.
+Json ParseJsonRange(std::string_view whole, std::size_t begin, std::size_t end) {
+  const std::string_view text = whole.substr(begin, end - begin);
+  return WithJsonErrors(whole, begin, end, [&]() {
+    // nlohmann's callback parser scans a container's elements after each object ends (json 3.11), quadratic in a
+    // List's items: a 150,000-pod kubectl dump took minutes. Only texts that may nest too deep take that path.
+    if (!MayNestDeeperThan(text, kMaxJsonDepth)) return Json::parse(text.begin(), text.end());
+    return Json::parse(text.begin(), text.end(), [](int depth, Json::parse_event_t, Json&) {
+      if (depth > kMaxJsonDepth) throw DepthError{};
+      return true;
+    });
+  });
+}
+
+// Unread::kLeaveOut as a tree of keys from an item's root ("*": every element of an array).
+struct UnreadNode {
+  std::map<std::string, int, std::less<>> next;  // key -> index in the tree
+  bool leave_out = false;
+};
+
+const std::vector<UnreadNode>& UnreadTree() {
+  static const std::vector<UnreadNode> tree = [] {
+    std::vector<UnreadNode> t(1);
+    auto add = [&t](std::initializer_list<std::string_view> path) {
+      int at = 0;
+      for (std::string_view key : path) {
+        auto it = t[static_cast<std::size_t>(at)].next.find(key);
+        if (it == t[static_cast<std::size_t>(at)].next.end()) {
+          t.emplace_back();
+          it = t[static_cast<std::size_t>(at)].next.emplace(std::string(key), static_cast<int>(t.size() - 1)).first;
+        }
+        at = it->second;
+      }
+      t[static_cast<std::size_t>(at)].leave_out = true;
+    };
+    add({"metadata", "managedFields"});
+    add({"metadata", "annotations", "kubectl.kubernetes.io/last-applied-configuration"});
+    for (std::string_view k : {"containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses", "nodeInfo",
+                               "addresses", "daemonEndpoints", "volumesAttached", "volumesInUse"})
+      add({"status", k});
+    for (std::string_view containers : {"containers", "initContainers", "ephemeralContainers"})
+      for (std::string_view k : {"env", "envFrom", "command", "args", "livenessProbe", "readinessProbe", "startupProbe",
+                                 "lifecycle", "volumeMounts"}) {
+        add({"spec", containers, "*", k});
+        add({"spec", "template", "spec", containers, "*", k});
+      }
+    return t;
+  }();
+  return tree;
+}
+
+// nlohmann's SAX events -> a Json value, as Json::parse builds it, with ParseJsonText's depth limit and, under
+// Unread::kLeaveOut, without the values UnreadTree() names. open_: containers open in the whole text.
+class ValueBuilder {
+ public:
+  ValueBuilder(int depth, Unread unread) : open_(depth), rules_(unread == Unread::kLeaveOut ? 0 : -1) {}
+  Json Take() { return std::move(root_); }
+
+  bool null() { return Scalar(nullptr); }
+  bool boolean(bool v) { return Scalar(v); }
+  bool number_integer(Json::number_integer_t v) { return Scalar(v); }
+  bool number_unsigned(Json::number_unsigned_t v) { return Scalar(v); }
+  bool number_float(Json::number_float_t v, const std::string&) { return Scalar(v); }
+  bool string(std::string& v) { return Scalar(std::move(v)); }
+  bool binary(Json::binary_t& v) { return Scalar(std::move(v)); }
+  bool start_object(std::size_t) { return Open(Json::value_t::object); }
+  bool start_array(std::size_t) { return Open(Json::value_t::array); }
+  bool end_object() { return Close(); }
+  bool end_array() { return Close(); }
+  bool key(std::string& k) {
+    if (open_ > kMaxJsonDepth) throw DepthError{};
+    if (skip_ > 0) return true;
+    next_rule_ = -1;
+    if (const int r = rules_stack_.back(); r >= 0) {
+      const auto& node = UnreadTree()[static_cast<std::size_t>(r)];
+      if (auto it = node.next.find(k); it != node.next.end()) {
+        if (UnreadTree()[static_cast<std::size_t>(it->second)].leave_out) {
+          skip_next_ = true;
+          return true;
+        }
+        next_rule_ = it->second;
+      }
+    }
+    slot_ = &(*stack_.back())[std::move(k)];
+    return true;
+  }
+  template <class Exception>
+  bool parse_error(std::size_t, const std::string&, const Exception& e) {
+    throw e;
+  }
+
+ private:
+  // The rule for the value about to be placed: an object's after key(), an array's "*" child.
+  int RuleForNext() const {
+    if (stack_.empty()) return rules_;
+    if (!stack_.back()->is_array()) return next_rule_;
+    const int r = rules_stack_.back();
+    if (r < 0) return -1;
+    const auto& node = UnreadTree()[static_cast<std::size_t>(r)];
+    auto it = node.next.find("*");
+    return it == node.next.end() ? -1 : it->second;
+  }
+  Json* Place(Json&& v) {
+    if (stack_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    if (stack_.back()->is_array()) {
+      stack_.back()->get_ref<Json::array_t&>().push_back(std::move(v));
+      return &stack_.back()->get_ref<Json::array_t&>().back();
+    }
+    *slot_ = std::move(v);
+    return slot_;
+  }
+  template <class T>
+  bool Scalar(T&& v) {
+    if (open_ > kMaxJsonDepth) throw DepthError{};
+    if (skip_ > 0) return true;
+    if (skip_next_) {
+      skip_next_ = false;
+      return true;
+    }
+    Place(Json(std::forward<T>(v)));
+    return true;
+  }
+  bool Open(Json::value_t type) {
+    if (open_ > kMaxJsonDepth) throw DepthError{};
+    ++open_;
+    if (skip_ > 0 || skip_next_) {
+      skip_next_ = false;
+      ++skip_;
+      return true;
+    }
+    const int rule = RuleForNext();
+    stack_.push_back(Place(Json(type)));
+    rules_stack_.push_back(rule);
+    return true;
+  }
+  bool Close() {
+    --open_;
+    if (skip_ > 0) {
+      --skip_;
+      return true;
+    }
+    stack_.pop_back();
+    rules_stack_.pop_back();
+    return true;
+  }
+
+  Json root_;
+  std::vector<Json*> stack_;      // the open containers being built
+  std::vector<int> rules_stack_;  // each one's node in UnreadTree(), -1 when nothing under it is left out
+  Json* slot_ = nullptr;          // an object's member named by the last key
+  int open_;
+  int rules_;               // the root's node: 0, or -1 when nothing is left out
+  int next_rule_ = -1;      // the node of the member named by the last key
+  int skip_ = 0;            // containers open inside a value left out
+  bool skip_next_ = false;  // the last key's value is left out
+};
+
+// Syntax and the depth limit only.
+class SyntaxChecker {
+ public:
+  bool null() { return Value(); }
+  bool boolean(bool) { return Value(); }
+  bool number_integer(Json::number_integer_t) { return Value(); }
+  bool number_unsigned(Json::number_unsigned_t) { return Value(); }
+  bool number_float(Json::number_float_t, const std::string&) { return Value(); }
+  bool string(std::string&) { return Value(); }
+  bool binary(Json::binary_t&) { return Value(); }
+  bool key(std::string&) { return Value(); }
+  bool start_object(std::size_t) { return Open(); }
+  bool start_array(std::size_t) { return Open(); }
+  bool end_object() { return --open_, true; }
+  bool end_array() { return --open_, true; }
+  template <class Exception>
+  bool parse_error(std::size_t, const std::string&, const Exception& e) {
+    throw e;
+  }
+
+ private:
+  bool Value() const {
+    if (open_ > kMaxJsonDepth) throw DepthError{};
+    return true;
+  }
+  bool Open() {
+    Value();
+    ++open_;
+    return true;
+  }
+  int open_ = 0;
+};
+
 }  // namespace
 
 void CheckInputSize(std::size_t bytes) {
   if (bytes > kMaxInputBytes)
-    throw InputError("input is " + std::to_string(bytes) + " bytes; the limit is " + std::to_string(kMaxInputBytes));
+    throw InputError(
+        "input is " + std::to_string(bytes) + " bytes; kplace reads at most " + std::to_string(kMaxInputBytes) +
+        " (1 GiB): list only the kinds it simulates (kubectl get "
+        "nodes,namespaces,pods,daemonsets,replicasets,statefulsets,jobs,poddisruptionbudgets,"
+        "priorityclasses -A -o json) or print them unindented (kubectl get --raw, about a third the size)");
 }
 
 std::size_t JsonValueEnd(std::string_view t, std::size_t i, int max_depth) {
-  constexpr std::size_t kNone = std::string_view::npos;
   if (i >= t.size()) return kNone;
   if (t[i] == '"') return SkipString(t, i);
   if (t[i] != '{' && t[i] != '[') {
@@ -197,11 +392,10 @@ Json ParseJsonText(std::string_view text) {
   return ParseJsonRange(text, 0, text.size());
 }
 
-std::vector<Json> ParseJsonDocuments(std::string_view text) {
-  CheckInputSize(text.size());
-  std::vector<Json> docs;
+std::vector<std::pair<std::size_t, std::size_t>> JsonDocumentRanges(std::string_view text) {
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
   std::size_t i = SkipSpace(text, 0);
-  if (i == text.size()) return {ParseJsonRange(text, 0, text.size())};  // empty: the parser's own error
+  if (i == text.size()) return {{0, text.size()}};  // empty: the parser's own error
   while (i < text.size()) {
     // Containers are split by a scan; a scalar, or a container the scan cannot end, is parsed with the rest of
     // the text so the parser reports the error where it is.
@@ -214,10 +408,121 @@ std::vector<Json> ParseJsonDocuments(std::string_view text) {
       if (next == text.size() || (text[next] != '{' && text[next] != '[')) end = std::string_view::npos;
     }
     if (end == std::string_view::npos) end = text.size();
-    docs.push_back(ParseJsonRange(text, i, end));
+    ranges.emplace_back(i, end);
     i = SkipSpace(text, end);
   }
+  return ranges;
+}
+
+std::vector<Json> ParseJsonDocuments(std::string_view text) {
+  CheckInputSize(text.size());
+  std::vector<Json> docs;
+  for (const auto& [begin, end] : JsonDocumentRanges(text)) docs.push_back(ParseJsonRange(text, begin, end));
   return docs;
+}
+
+namespace {
+
+void EraseUnreadAt(Json& v, int rule) {
+  const UnreadNode& node = UnreadTree()[static_cast<std::size_t>(rule)];
+  if (v.is_array()) {
+    if (auto it = node.next.find("*"); it != node.next.end())
+      for (Json& e : v) EraseUnreadAt(e, it->second);
+    return;
+  }
+  if (!v.is_object()) return;
+  for (const auto& [key, next] : node.next) {
+    auto it = v.find(key);
+    if (it == v.end()) continue;
+    if (UnreadTree()[static_cast<std::size_t>(next)].leave_out)
+      v.erase(it);
+    else
+      EraseUnreadAt(*it, next);
+  }
+}
+
+}  // namespace
+
+void EraseUnread(Json& value) { EraseUnreadAt(value, 0); }
+
+Json ParseJsonValue(std::string_view whole, std::size_t begin, std::size_t end, int depth, Unread unread) {
+  return WithJsonErrors(whole, begin, end, [&]() {
+    ValueBuilder builder(depth, unread);
+    Json::sax_parse(whole.begin() + static_cast<std::ptrdiff_t>(begin),
+                    whole.begin() + static_cast<std::ptrdiff_t>(end), &builder);
+    return builder.Take();
+  });
+}
+
+void CheckJsonSyntax(std::string_view text) {
+  CheckInputSize(text.size());
+  // A pair, not a structured binding: clang before 16 (Emscripten's, the fuzz preset's) cannot capture bindings.
+  for (const auto& range : JsonDocumentRanges(text)) {
+    WithJsonErrors(text, range.first, range.second, [&]() {
+      SyntaxChecker checker;
+      Json::sax_parse(text.begin() + static_cast<std::ptrdiff_t>(range.first),
+                      text.begin() + static_cast<std::ptrdiff_t>(range.second), &checker);
+    });
+  }
+}
+
+std::optional<ListLayout> SplitList(std::string_view t) {
+  // Items sit two levels down (the List, its items array); keep well inside the depth limit.
+  const int max_depth = kMaxJsonDepth - 4;
+  ListLayout layout;
+  bool have_items = false;
+  std::size_t i = SkipSpace(t, 0);
+  if (i >= t.size() || t[i] != '{') return std::nullopt;
+  i = SkipSpace(t, i + 1);
+  if (i < t.size() && t[i] == '}') return std::nullopt;  // no items
+  while (true) {
+    if (i >= t.size() || t[i] != '"') return std::nullopt;
+    const std::size_t key_end = SkipString(t, i);
+    if (key_end == kNone) return std::nullopt;
+    const std::string_view key = t.substr(i + 1, key_end - i - 2);
+    if (key.find('\\') != std::string_view::npos) return std::nullopt;  // an escaped key might spell "items"
+    i = SkipSpace(t, key_end);
+    if (i >= t.size() || t[i] != ':') return std::nullopt;
+    i = SkipSpace(t, i + 1);
+    if (key == "items") {
+      if (have_items || i >= t.size() || t[i] != '[') return std::nullopt;  // a repeated key: the last one wins
+      have_items = true;
+      layout.items_begin = i;
+      i = SkipSpace(t, i + 1);
+      if (i < t.size() && t[i] == ']') {
+        ++i;
+      } else {
+        while (true) {
+          const std::size_t end = JsonValueEnd(t, i, max_depth);
+          if (end == kNone || end == i) return std::nullopt;
+          layout.elements.emplace_back(i, end);
+          i = SkipSpace(t, end);
+          if (i < t.size() && t[i] == ',') {
+            i = SkipSpace(t, i + 1);
+            continue;
+          }
+          if (i < t.size() && t[i] == ']') {
+            ++i;
+            break;
+          }
+          return std::nullopt;
+        }
+      }
+      layout.items_end = i;
+    } else {
+      i = JsonValueEnd(t, i, max_depth);
+      if (i == kNone) return std::nullopt;
+    }
+    i = SkipSpace(t, i);
+    if (i < t.size() && t[i] == ',') {
+      i = SkipSpace(t, i + 1);
+      continue;
+    }
+    if (i < t.size() && t[i] == '}') break;
+    return std::nullopt;
+  }
+  if (!have_items || SkipSpace(t, i + 1) != t.size()) return std::nullopt;
+  return layout;
 }
 
 }  // namespace kplace::io

@@ -93,6 +93,30 @@ std::vector<std::string> StringArray(const Json& v, const Reader& r) {
   return out;
 }
 
+// kwok/examples/instance_types.json (the file kwok/README.md points to) still has the offering shape
+// {capacityType, zone, price} of cloudprovider.Offering before kubernetes-sigs/karpenter a30f67aaf (May 2024). No
+// release reads it: v0.37 decodes Offering.Requirements instead, and since v1.0.0 (kwok/cloudprovider/helpers.go
+// KWOKOffering) offerings are {Price, Available, Requirements: []NodeSelectorRequirement}, with capacityType and
+// zone unknown keys that encoding/json drops. Reading them would simulate a catalogue no kwok provider builds, so
+// an offering in that shape is an error that shows it rewritten.
+void RejectOlderOfferingShape(const Json& off, const Reader& o) {
+  const Json* zone = FindField(off, "zone");
+  const Json* capacity_type = FindField(off, "capacityType");
+  if (!zone && !capacity_type) return;
+  auto requirement = [](const char* key, const Json* v) {
+    return Json{{"key", key}, {"operator", "In"}, {"values", Json::array({v ? *v : Json("...")})}};
+  };
+  const Json* price = FindField(off, "Price");
+  const Json rewritten = {
+      {"Price", price ? *price : Json(0)},
+      {"Requirements", Json::array({requirement(kCapacityTypeKey, capacity_type), requirement(kZoneKey, zone)})}};
+  o.Fail(
+      "older kwok offering shape {capacityType, zone, price} (as in karpenter's kwok/examples/instance_types.json); "
+      "expected {Price, Requirements}: the kwok provider reads offerings as {Price, Available, Requirements} "
+      "since Karpenter v1.0.0 and ignores capacityType and zone. Write this offering as " +
+      rewritten.dump());
+}
+
 Json ConvertOne(const Json& e, const Reader& r) {
   r.ExpectObject(e);
   const Json* name_v = FindField(e, "name");
@@ -150,6 +174,7 @@ Json ConvertOne(const Json& e, const Reader& r) {
     Reader o = ro.Index(i);
     const Json& off = (*offs)[i];
     o.ExpectObject(off);
+    if (!FindField(off, "Requirements")) RejectOlderOfferingShape(off, o);
     double price = 0;
     if (const Json* p = FindField(off, "Price")) {
       if (!p->is_number()) o.Field("Price").Fail("expected number, got " + JsonTypeName(*p));

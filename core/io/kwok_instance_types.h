@@ -11,7 +11,9 @@
 // karpenter.kwok.sh/instance-cpu and karpenter.kwok.sh/instance-memory (canonical quantity strings). Each offering's
 // zone and capacity type come from its In requirements on topology.kubernetes.io/zone and
 // karpenter.sh/capacity-type (several values: one kplace offering per pair); kplace offerings carry no other keys.
-// ReservationCapacity is ignored (reserved capacity is not modelled).
+// ReservationCapacity is ignored (reserved capacity is not modelled). An offering in the older shape {capacityType,
+// zone, price} (kwok/examples/instance_types.json), which no released provider reads, is an error showing it
+// rewritten.
 // Errors are io::InputError naming the array index, the type's name and the field path, e.g.
 // `[3] (c-1x-amd64-linux): offerings[0].Price: expected number, got string`.
 #pragma once

@@ -31,7 +31,7 @@ Namespace ParseNamespace(const Json& v, const Reader& r);
 // kubescheduler.config.k8s.io/v1 (parse_scheduler_config.cpp)
 // Applies one pluginConfig entry's args to the profile's PluginArgs.
 void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& r, PluginArgs& out);
-SchedulerConfig ParseSchedulerConfig(const Json& v, const Reader& r, std::vector<std::string>& warnings);
+SchedulerConfig ParseSchedulerConfig(const Json& v, const Reader& r);
 // "1.33" -> 33; errors for unsupported versions (core/model/features.h lists them).
 int ParseKubernetesVersion(const std::string& v, const Reader& r);
 
@@ -43,6 +43,8 @@ Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r, 
 
 // karpenter.sh (parse_karpenter.cpp)
 NodePool ParseNodePool(const Json& v, const Reader& r);
+// A karpenter.sh/v1alpha5 Provisioner, read as the NodePool it became; errors name the Provisioner's paths.
+NodePool ParseProvisioner(const Json& v, const Reader& r);
 InstanceType ParseInstanceType(const Json& v, const Reader& r);
 NodeClaim ParseNodeClaim(const Json& v, const Reader& r);
 

@@ -24,6 +24,32 @@ LabelRequirement AsKarpenterRequirement(const Json& e, const Reader& rr) {
   return rr.AsNodeSelectorRequirement(copy, false);
 }
 
+// spec.template.spec.requirements of a NodePool (spec.requirements of a Provisioner), at rr.
+std::vector<NodeSelectorRequirementWithMinValues> ParseNodePoolRequirements(const Json& reqs, const Reader& rr) {
+  std::vector<NodeSelectorRequirementWithMinValues> out;
+  for (std::size_t i = 0; i < reqs.size(); ++i) {
+    Reader ri = rr.Index(i);
+    const Json& e = reqs[i];
+    NodeSelectorRequirementWithMinValues req;
+    req.requirement = AsKarpenterRequirement(e, ri);
+    req.key_text = e.at("key").get<std::string>();
+    for (Symbol sym : req.requirement.values) req.values_text.push_back(Text(sym));
+    if (auto mv = ri.Int(e, "minValues", 1, 50)) {
+      req.min_values = static_cast<std::int32_t>(*mv);
+      if (req.requirement.op == SelectorOp::In && static_cast<std::size_t>(*mv) > req.values_text.size())
+        ri.Field("minValues").Fail("must be less than or equal to the number of values");
+    }
+    out.push_back(std::move(req));
+  }
+  return out;
+}
+
+void ParseLimits(const Json& lim, const Reader& rl, NodePool& np) {
+  std::vector<std::string> names;
+  np.limits = rl.AsResourceList(lim, &names);
+  for (const auto& n : names) np.limit_keys.push_back(Intern(n));
+}
+
 }  // namespace
 
 NodePool ParseNodePool(const Json& v, const Reader& r) {
@@ -33,11 +59,7 @@ NodePool ParseNodePool(const Json& v, const Reader& r) {
   if (!spec) r.Field("spec").Fail("required");
   Reader s = r.Field("spec");
   np.weight = static_cast<std::int32_t>(s.Int(*spec, "weight", 1, 100).value_or(0));
-  if (const Json* lim = s.Object(*spec, "limits")) {
-    std::vector<std::string> names;
-    np.limits = s.Field("limits").AsResourceList(*lim, &names);
-    for (const auto& n : names) np.limit_keys.push_back(Intern(n));
-  }
+  if (const Json* lim = s.Object(*spec, "limits")) ParseLimits(*lim, s.Field("limits"), np);
   const Json* tmpl = s.Object(*spec, "template");
   if (!tmpl) s.Field("template").Fail("required");
   Reader t = s.Field("template");
@@ -49,22 +71,29 @@ NodePool ParseNodePool(const Json& v, const Reader& r) {
   Reader ts = t.Field("spec");
   np.taints = ParseTaints(ts.Array(*tspec, "taints"), ts.Field("taints"));
   np.startup_taints = ParseTaints(ts.Array(*tspec, "startupTaints"), ts.Field("startupTaints"));
-  if (const Json* reqs = ts.Array(*tspec, "requirements")) {
-    for (std::size_t i = 0; i < reqs->size(); ++i) {
-      Reader rr = ts.Field("requirements").Index(i);
-      const Json& e = (*reqs)[i];
-      NodeSelectorRequirementWithMinValues req;
-      req.requirement = AsKarpenterRequirement(e, rr);
-      req.key_text = e.at("key").get<std::string>();
-      for (Symbol sym : req.requirement.values) req.values_text.push_back(Text(sym));
-      if (auto mv = rr.Int(e, "minValues", 1, 50)) {
-        req.min_values = static_cast<std::int32_t>(*mv);
-        if (req.requirement.op == SelectorOp::In && static_cast<std::size_t>(*mv) > req.values_text.size())
-          rr.Field("minValues").Fail("must be less than or equal to the number of values");
-      }
-      np.requirements.push_back(std::move(req));
-    }
-  }
+  if (const Json* reqs = ts.Array(*tspec, "requirements"))
+    np.requirements = ParseNodePoolRequirements(*reqs, ts.Field("requirements"));
+  return np;
+}
+
+// The same fields where a v1alpha5 Provisioner has them (spec.requirements, spec.labels, spec.taints,
+// spec.startupTaints, spec.limits.resources, spec.weight), so errors name the user's paths. No spec is an empty
+// Provisioner. Equal to ParseNodePool(ProvisionerAsNodePool(v)) (tests/io/scenario_parser_test.cpp checks).
+NodePool ParseProvisioner(const Json& v, const Reader& r) {
+  NodePool np;
+  np.meta = ParseMeta(v, r, false, true);
+  const Json* spec = r.Object(v, "spec");
+  if (!spec) return np;
+  Reader s = r.Field("spec");
+  np.weight = static_cast<std::int32_t>(s.Int(*spec, "weight", 1, 100).value_or(0));
+  if (const Json* lim = s.Object(*spec, "limits"))
+    if (const Json* res = s.Field("limits").Object(*lim, "resources"))
+      ParseLimits(*res, s.Field("limits").Field("resources"), np);
+  if (const Json* labels = s.Object(*spec, "labels")) np.template_labels = s.Field("labels").AsLabels(*labels);
+  np.taints = ParseTaints(s.Array(*spec, "taints"), s.Field("taints"));
+  np.startup_taints = ParseTaints(s.Array(*spec, "startupTaints"), s.Field("startupTaints"));
+  if (const Json* reqs = s.Array(*spec, "requirements"))
+    np.requirements = ParseNodePoolRequirements(*reqs, s.Field("requirements"));
   return np;
 }
 

@@ -151,36 +151,17 @@ void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& 
   }
 }
 
-SchedulerConfig ParseSchedulerConfig(const Json& v, const Reader& r, std::vector<std::string>& warnings) {
-  SchedulerConfig cfg;
-  if (auto p = r.Int(v, "percentageOfNodesToScore", 0, 100))
-    cfg.percentage_of_nodes_to_score = static_cast<std::int32_t>(*p);
-  const Json* profiles = r.Array(v, "profiles");
-  if (!profiles || profiles->empty()) return cfg;
-  Reader pr = r.Field("profiles").Index(0);
-  const Json& prof = (*profiles)[0];
+namespace {
+
+// One entry of profiles[]: its plugin sets and pluginConfig args. A lone profile without schedulerName is the
+// default-scheduler (v1 defaults.go sets the name only when there is a single profile); otherwise the name is
+// required (validation.go validateKubeSchedulerProfile).
+SchedulerProfile ParseProfile(const Json& prof, const Reader& pr, bool lone) {
   pr.ExpectObject(prof);
-  auto& profile = cfg.profile;
-  profile.scheduler_name = pr.String(prof, "schedulerName").value_or("default-scheduler");
-  if (profiles->size() > 1) {
-    std::vector<std::string> names;
-    for (std::size_t i = 1; i < profiles->size(); ++i) {
-      Reader ri = r.Field("profiles").Index(i);
-      ri.ExpectObject((*profiles)[i]);
-      auto name = ri.String((*profiles)[i], "schedulerName").value_or("");
-      // validation.go validateKubeSchedulerProfile / the duplicate check in ValidateKubeSchedulerConfiguration.
-      if (name.empty()) ri.Field("schedulerName").Fail("Required value");
-      if (name == profile.scheduler_name ||
-          std::find(cfg.other_profiles.begin(), cfg.other_profiles.end(), name) != cfg.other_profiles.end())
-        ri.Field("schedulerName").Fail("Duplicate value: \"" + name + "\"");
-      cfg.other_profiles.push_back(name);
-      names.push_back("\"" + name + "\"");
-    }
-    std::string list;
-    for (std::size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
-    warnings.push_back("KubeSchedulerConfiguration: only profiles[0] is simulated; pods of " + list +
-                       " are left pending");
-  }
+  SchedulerProfile profile;
+  const std::optional<std::string> name = pr.String(prof, "schedulerName");
+  if (name || !lone) profile.scheduler_name = name.value_or("");
+  if (profile.scheduler_name.empty()) pr.Field("schedulerName").Fail("Required value");
   if (auto p = pr.Int(prof, "percentageOfNodesToScore", 0, 100))
     profile.percentage_of_nodes_to_score = static_cast<std::int32_t>(*p);
   if (const Json* plugins = pr.Object(prof, "plugins")) {
@@ -196,13 +177,13 @@ SchedulerConfig ParseSchedulerConfig(const Json& v, const Reader& r, std::vector
         for (std::size_t i = 0; i < list->size(); ++i) {
           Reader er = sr.Field(which).Index(i);
           er.ExpectObject((*list)[i]);
-          auto name = er.String((*list)[i], "name");
-          if (!name || name->empty()) er.Field("name").Fail("required");
+          auto plugin = er.String((*list)[i], "name");
+          if (!plugin || plugin->empty()) er.Field("name").Fail("required");
           if (std::string(which) == "enabled") {
             auto w = er.Int((*list)[i], "weight", 0, 100).value_or(0);
-            ps.enabled.push_back({*name, static_cast<std::int32_t>(w)});
+            ps.enabled.push_back({*plugin, static_cast<std::int32_t>(w)});
           } else {
-            ps.disabled.push_back(*name);
+            ps.disabled.push_back(*plugin);
           }
         }
       }
@@ -215,13 +196,91 @@ SchedulerConfig ParseSchedulerConfig(const Json& v, const Reader& r, std::vector
       Reader cr = pr.Field("pluginConfig").Index(i);
       const Json& entry = (*pc)[i];
       cr.ExpectObject(entry);
-      auto name = cr.String(entry, "name");
-      if (!name || name->empty()) cr.Field("name").Fail("required");
-      if (auto [it, inserted] = seen.emplace(*name, i); !inserted)
-        cr.Field("name").Fail("duplicate \"" + *name + "\" (also pluginConfig[" + std::to_string(it->second) + "])");
-      if (auto it = entry.find("args"); it != entry.end()) ParsePluginArgs(*name, *it, cr.Field("args"), profile.args);
+      auto plugin = cr.String(entry, "name");
+      if (!plugin || plugin->empty()) cr.Field("name").Fail("required");
+      if (auto [it, inserted] = seen.emplace(*plugin, i); !inserted)
+        cr.Field("name").Fail("duplicate \"" + *plugin + "\" (also pluginConfig[" + std::to_string(it->second) + "])");
+      if (auto it = entry.find("args"); it != entry.end())
+        ParsePluginArgs(*plugin, *it, cr.Field("args"), profile.args);
     }
   }
+  return profile;
+}
+
+// The value of profiles[i].plugins.queueSort as written (null when absent).
+Json QueueSortJson(const Json& prof) {
+  if (auto pl = prof.find("plugins"); pl != prof.end() && pl->is_object())
+    if (auto qs = pl->find("queueSort"); qs != pl->end()) return *qs;
+  return nullptr;
+}
+
+// The args of profile's pluginConfig entry for plugin (null when none).
+Json PluginConfigArgs(const Json& prof, const std::string& plugin) {
+  if (auto pc = prof.find("pluginConfig"); pc != prof.end() && pc->is_array())
+    for (const auto& e : *pc)
+      if (e.is_object() && e.value("name", "") == plugin) return e.value("args", Json());
+  return nullptr;
+}
+
+// validateCommonQueueSort (apis/config/validation/validation.go): the scheduling queue is shared, so every profile
+// must have profiles[0]'s queueSort plugin set and that plugin's args. Sets compare as upstream's Semantic.DeepEqual
+// does after defaulting: enabled names and weights and disabled names, in order; an absent list equals an empty one.
+void ValidateCommonQueueSort(const std::vector<SchedulerProfile>& profiles, const Json& raw, const Reader& r) {
+  const auto set_of = [](const SchedulerProfile& p) {
+    auto it = p.plugins.find("queueSort");
+    return it == p.plugins.end() ? PluginSet{} : it->second;
+  };
+  const PluginSet canon = set_of(profiles[0]);
+  if (canon.enabled.size() > 1)
+    r.Index(0)
+        .Field("plugins")
+        .Field("queueSort")
+        .Field("Enabled")
+        .Fail("Invalid value: " + std::to_string(canon.enabled.size()) + ": only one queue sort plugin can be enabled");
+  const std::string name = canon.enabled.empty() ? "" : canon.enabled[0].name;
+  const Json canon_args = name.empty() ? Json() : PluginConfigArgs(raw[0], name);
+  for (std::size_t i = 1; i < profiles.size(); ++i) {
+    const PluginSet curr = set_of(profiles[i]);
+    const bool same =
+        curr.disabled == canon.disabled && curr.enabled.size() == canon.enabled.size() &&
+        std::equal(curr.enabled.begin(), curr.enabled.end(), canon.enabled.begin(),
+                   [](const PluginRef& a, const PluginRef& b) { return a.name == b.name && a.weight == b.weight; });
+    if (!same)
+      r.Index(i)
+          .Field("plugins")
+          .Field("queueSort")
+          .Fail("Invalid value: " + QueueSortJson(raw[i]).dump() + ": must be the same for all profiles");
+    if (!name.empty())
+      if (auto pc = raw[i].find("pluginConfig"); pc != raw[i].end() && pc->is_array())
+        for (const auto& e : *pc)
+          if (e.is_object() && e.value("name", "") == name && e.value("args", Json()) != canon_args)
+            r.Index(i)
+                .Field("pluginConfig")
+                .Field("args")
+                .Fail("Invalid value: " + e.value("args", Json()).dump() +
+                      ": queueSort must be the same for all profiles");
+  }
+}
+
+}  // namespace
+
+SchedulerConfig ParseSchedulerConfig(const Json& v, const Reader& r) {
+  SchedulerConfig cfg;
+  if (auto p = r.Int(v, "percentageOfNodesToScore", 0, 100))
+    cfg.percentage_of_nodes_to_score = static_cast<std::int32_t>(*p);
+  const Json* profiles = r.Array(v, "profiles");
+  if (!profiles || profiles->empty()) return cfg;
+  Reader pr = r.Field("profiles");
+  cfg.profiles.clear();
+  for (std::size_t i = 0; i < profiles->size(); ++i) {
+    cfg.profiles.push_back(ParseProfile((*profiles)[i], pr.Index(i), profiles->size() == 1));
+    // ValidateKubeSchedulerConfiguration: schedulerNames are unique.
+    const std::string& name = cfg.profiles.back().scheduler_name;
+    for (std::size_t j = 0; j < i; ++j)
+      if (cfg.profiles[j].scheduler_name == name)
+        pr.Index(i).Field("schedulerName").Fail("Duplicate value: \"" + name + "\"");
+  }
+  ValidateCommonQueueSort(cfg.profiles, *profiles, pr);
   return cfg;
 }
 

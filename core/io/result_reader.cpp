@@ -172,6 +172,7 @@ sim::PodResult Pod(const std::string& key, const Json& p) {
     r.nominated_node = Str(p, "nominatedNode");
     r.attempts.push_back(LastOutcome("", r.unschedulable));
   }
+  r.profile = Str(p, "profile");
   if (const Json* k = ObjectAt(p, "karpenter")) {
     sim::KarpenterNomination n;
     n.round = Int(*k, "round");

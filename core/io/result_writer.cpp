@@ -180,6 +180,7 @@ Json ResultBodyJson(const sim::SimResult& result) {
     } else {
       continue;  // terminal pods (Succeeded / Failed) are not scheduled
     }
+    if (!p.profile.empty()) entry["profile"] = p.profile;
     if (!p.karpenter.empty()) entry["karpenter"] = NominationJson(p.karpenter.back());
     if (!p.disagreement.empty()) entry["disagreement"] = p.disagreement;
     pods[p.key] = std::move(entry);
@@ -353,6 +354,7 @@ Json ExplanationToJson(const sim::PodResult& pod) {
   j["pod"] = pod.key;
   j["priority"] = pod.priority;
   if (!pod.generated_from.empty()) j["generatedFrom"] = pod.generated_from;
+  if (!pod.profile.empty()) j["profile"] = pod.profile;
   if (pod.bound_at_start) j["boundAtStart"] = true;
   if (!pod.node.empty()) j["node"] = pod.node;
   if (!pod.unschedulable.empty()) j["unschedulable"] = pod.unschedulable;

@@ -60,10 +60,72 @@ std::vector<Json> ReadDocuments(std::string_view text, std::vector<std::size_t>*
   return docs;
 }
 
-Scenario ParseScenario(std::string_view text) {
+namespace {
+
+bool IsJsonText(std::string_view text) {
+  std::size_t i = 0;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;  // a UTF-8 byte order mark
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t')) ++i;
+  return i == text.size() || text[i] == '{' || text[i] == '[';
+}
+
+std::string DocumentPrefix(std::size_t documents, std::size_t number) {
+  return documents == 1 ? "" : "document " + std::to_string(number);
+}
+
+// Adds the documents of JSON text to builder, a List's items one at a time (each parsed without what kplace never
+// reads, Unread::kLeaveOut), so a dump of hundreds of MB is never a tree in memory as a whole. Errors are exactly
+// ParseJsonDocuments' then ScenarioBuilder's: a syntax error anywhere in the text comes before any other.
+// Returns the number of documents.
+std::size_t AddJsonText(ScenarioBuilder& builder, std::string_view text) {
+  CheckInputSize(text.size());
+  const auto ranges = JsonDocumentRanges(text);
+  try {
+    for (std::size_t d = 0; d < ranges.size(); ++d) {
+      const std::string prefix = DocumentPrefix(ranges.size(), d + 1);
+      const auto [begin, end] = ranges[d];
+      const std::string_view doc = text.substr(begin, end - begin);
+      if (auto layout = SplitList(doc)) {
+        // Everything but the items: the document with an empty items array (its depth is the document's).
+        const std::string shell =
+            std::string(doc.substr(0, layout->items_begin)) + "[]" + std::string(doc.substr(layout->items_end));
+        if (builder.BeginList(ParseJsonText(shell), prefix)) {
+          for (std::size_t i = 0; i < layout->elements.size(); ++i) {
+            const auto [b, e] = layout->elements[i];
+            // An item sits in the List object and its items array: 2 containers deep.
+            builder.Add(ParseJsonValue(text, begin + b, begin + e, 2, Unread::kLeaveOut), i);
+          }
+          continue;
+        }
+      }
+      builder.AddDocument(ParseJsonValue(text, begin, end, 0, Unread::kLeaveOut), prefix);
+    }
+  } catch (const std::exception&) {
+    CheckJsonSyntax(text);  // throws the first syntax error, if any, ahead of the error found while reading
+    throw;
+  }
+  return ranges.size();
+}
+
+}  // namespace
+
+std::size_t AddScenarioText(ScenarioBuilder& builder, std::string_view text) {
+  if (IsJsonText(text)) return AddJsonText(builder, text);
   std::vector<std::size_t> numbers;
-  std::vector<Json> docs = ReadDocuments(text, &numbers);
-  return ParseScenarioDocuments(docs, numbers);
+  const std::vector<Json> docs = ReadDocuments(text, &numbers);
+  for (std::size_t d = 0; d < docs.size(); ++d) builder.AddDocument(docs[d], DocumentPrefix(docs.size(), numbers[d]));
+  return docs.size();
+}
+
+Scenario ParseScenario(std::string_view text) {
+  ScenarioBuilder builder;
+  const std::size_t documents = AddScenarioText(builder, text);
+  Scenario sc = builder.Finish();
+  if (documents > 1) {
+    sc.import.documents = documents;
+    sc.import.shape = std::to_string(documents) + " documents";
+  }
+  return sc;
 }
 
 Scenario ParseScenarioJson(const Json& doc, ParseOptions options) {
@@ -210,8 +272,9 @@ void ScenarioBuilder::Flatten(const Json& v, const std::string& path, const std:
   AddObject(v, path.empty() ? "object" : path, kind, api_version);
 }
 
-bool ScenarioBuilder::BeginList(const Json& list) {
+bool ScenarioBuilder::BeginList(const Json& list, const std::string& prefix) {
   if (!IsList(list)) return false;
+  list_prefix_ = prefix;
   list_kind_.clear();
   list_api_version_.clear();
   std::string kind;
@@ -225,7 +288,7 @@ bool ScenarioBuilder::BeginList(const Json& list) {
 }
 
 void ScenarioBuilder::Add(const Json& item, std::size_t index) {
-  const std::string label = "items[" + std::to_string(index) + "]";
+  const std::string label = (list_prefix_.empty() ? "items[" : list_prefix_ + ", items[") + std::to_string(index) + "]";
   if (item.is_array() || IsList(item))
     Flatten(item, label, "", "");
   else
@@ -361,7 +424,7 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
   } else if (item_kind == "Provisioner" && api_version == "karpenter.sh/v1alpha5") {
     // Karpenter v0.33 replaced v1alpha5 Provisioners with NodePools; the fields kplace reads moved without changing
     // meaning (karpenter's v1beta1 migration guide), so the Provisioner is read as the NodePool it became.
-    NodePool np = ParseNodePool(ProvisionerAsNodePool(item, r), r);
+    NodePool np = ParseProvisioner(item, r);
     np.item_index = static_cast<int>(i);
     check_duplicate();
     sc.node_pools.push_back(std::move(np));
@@ -398,7 +461,7 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
   } else if (item_kind == "KubeSchedulerConfiguration") {
     if (have_config_) r.Fail("only one KubeSchedulerConfiguration is allowed");
     have_config_ = true;
-    sc.scheduler_config = ParseSchedulerConfig(item, r, sc.warnings);
+    sc.scheduler_config = ParseSchedulerConfig(item, r);
     sc.scheduler_config.item_index = static_cast<int>(i);
   } else if (item_kind == "Simulation") {
     if (have_sim_) r.Fail("only one Simulation is allowed");

@@ -44,7 +44,7 @@ class ScenarioBuilder {
   void AddDocument(const Json& doc, const std::string& prefix);
   // Starts a List whose items are then given one by one to Add: checks the list (its items emptied) and notes the
   // kind its items imply (PodList: Pod). Returns false when the document is not a list (then use AddDocument).
-  bool BeginList(const Json& list);
+  bool BeginList(const Json& list, const std::string& prefix = "");
   // Adds items[index] of the List begun; throws InputError naming it.
   void Add(const Json& item, std::size_t index);
   // Expands workloads into pods; the builder is spent afterwards.
@@ -68,6 +68,7 @@ class ScenarioBuilder {
   std::unordered_map<std::string, std::string> seen_;  // "Kind ns/name" -> item label
   std::size_t next_index_ = 0;                         // items added so far (the next item_index)
   std::string list_kind_, list_api_version_;           // BeginList: the kind its items imply
+  std::string list_prefix_;                            // ... and how errors name its document
   bool plain_ = true;                                  // every label so far is items[i]
   std::map<std::string, std::size_t> ignored_;         // kinds not simulated -> count
   std::map<std::string, std::string> ignored_first_;   // ... and the first such item's label
@@ -75,6 +76,11 @@ class ScenarioBuilder {
   bool have_sim_ = false;
   std::vector<Json>* keep_ = nullptr;
 };
+
+// Adds every document of a scenario's text (JSON or YAML, as ReadDocuments reads it) to builder, with the names
+// ParseScenario gives them in errors ("document 2, items[0]" when there are several). A JSON List's items are read
+// one at a time, without what kplace never reads (json_text.h, Unread). Returns the number of documents.
+std::size_t AddScenarioText(ScenarioBuilder& builder, std::string_view text);
 
 // A karpenter.sh/v1alpha5 Provisioner as the karpenter.sh/v1 NodePool the parser reads it as (the fields kplace
 // reads moved to their NodePool places).

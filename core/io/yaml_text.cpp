@@ -1185,9 +1185,7 @@ void EmitBlock(const Json& v, std::size_t indent, bool first_inline, std::string
 
 void ForEachYamlDocument(std::string_view text,
                          const std::function<void(Json&&, const YamlDocumentInfo&)>& on_document) {
-  if (text.size() > kMaxInputBytes)
-    throw InputError("input is " + std::to_string(text.size()) + " bytes; the limit is " +
-                     std::to_string(kMaxInputBytes));
+  CheckInputSize(text.size());
   Stream(text, on_document).Run();
 }
 

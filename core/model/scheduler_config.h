@@ -92,10 +92,18 @@ struct SchedulerProfile {
 
 struct SchedulerConfig {
   std::optional<std::int32_t> percentage_of_nodes_to_score;
-  SchedulerProfile profile;
-  // schedulerName of profiles[1..]: kplace simulates profiles[0] only, and leaves their pods pending.
-  std::vector<std::string> other_profiles;
+  // Every profile, in the configuration's order (one default-scheduler profile when none is given). Each pending
+  // pod is scheduled by the profile its spec.schedulerName names (frameworkForPod, pkg/scheduler/schedule_one.go);
+  // a pod naming none belongs to another scheduler (responsibleForPod, pkg/scheduler/eventhandlers.go).
+  std::vector<SchedulerProfile> profiles = {SchedulerProfile{}};
   int item_index = -1;  // the KubeSchedulerConfiguration item (-1: none given, the default)
+
+  // The index of the profile named scheduler_name, or -1.
+  int ProfileIndex(const std::string& scheduler_name) const {
+    for (std::size_t i = 0; i < profiles.size(); ++i)
+      if (profiles[i].scheduler_name == scheduler_name) return static_cast<int>(i);
+    return -1;
+  }
 };
 
 }  // namespace kplace

@@ -46,10 +46,12 @@ ClusterState::ClusterState(const Scenario& sc, const std::vector<std::int32_t>& 
   // From here on every change to the snapshot's nodes goes through Bind / Evict, which log it.
   snapshot.tracks_changes = true;
   // Pending pods that carry status.nominatedNodeName enter the queue nominated (the nominator keeps them even
-  // when the node does not exist).
+  // when the node does not exist). Pods of another scheduler never enter this scheduler's queue, so their
+  // nominations reserve nothing here (responsibleForPod, eventhandlers.go).
   for (std::size_t i = 0; i < sc.pods.size(); ++i) {
     const Pod& p = sc.pods[i];
     if (!p.node_name.empty() || p.Terminal() || !p.scheduling_gates.empty() || p.nominated_node_name.empty()) continue;
+    if (sc.scheduler_config.ProfileIndex(p.scheduler_name) < 0) continue;
     const framework::NodeInfo* n = snapshot.Get(p.nominated_node_name);
     nominator.Add(infos_[i].get(), p.nominated_node_name, n ? n->node : nullptr);
   }

@@ -56,18 +56,25 @@ preemption::Randomness Scheduler::PreemptionRandomness(const framework::PodInfo&
 }
 
 Status Scheduler::FilterNode(framework::CycleState& state, const framework::PodInfo& pod, const NodeInfo& node) {
-  return fw_.RunFilterWithNominatedPods(state, pod, node, cluster_.snapshot, &cluster_.nominator);
+  return fw_->RunFilterWithNominatedPods(state, pod, node, cluster_.snapshot, &cluster_.nominator);
+}
+
+framework::Framework& Scheduler::FrameworkFor(const Pod& pod) const {
+  for (framework::Framework* fw : profiles_)
+    if (fw->profile_name() == pod.scheduler_name) return *fw;
+  return *profiles_.front();
 }
 
 CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExplanation* explain) {
   CycleOutcome out;
   const framework::PodInfo& pod = cluster_.Info(pod_index);
+  fw_ = &FrameworkFor(*pod.pod);
   auto& snapshot = cluster_.snapshot;
   auto& nodes = snapshot.nodes;
   if (explain) {
     explain->attempt = attempt;
     explain->num_all_nodes = nodes.size();
-    for (const auto* p : fw_.filter()) explain->filter_plugins.push_back(p->Name());
+    for (const auto* p : fw_->filter()) explain->filter_plugins.push_back(p->Name());
   }
   if (nodes.empty()) {
     out.message = "no nodes available to schedule pods";
@@ -75,10 +82,10 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
     return out;
   }
 
-  fw_.ResetState(state_);
+  fw_->ResetState(state_);
   framework::PreFilterResult pre_result;
   std::vector<std::string> plugins_with_nodes;
-  Status pre = fw_.RunPreFilter(state_, pod, snapshot, pre_result, &plugins_with_nodes);
+  Status pre = fw_->RunPreFilter(state_, pod, snapshot, pre_result, &plugins_with_nodes);
   FitErrorInput fit;
   fit.num_all_nodes = nodes.size();
   // Code of nodes without an explicit status (for preemption's potential nodes).
@@ -140,8 +147,8 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
     }
 
     std::size_t num_all = candidates.size();
-    std::size_t to_find = NumFeasibleNodesToFind(fw_.percentage_of_nodes_to_score(), num_all);
-    if (fw_.score().empty()) to_find = std::min<std::size_t>(to_find, 1);
+    std::size_t to_find = NumFeasibleNodesToFind(fw_->percentage_of_nodes_to_score(), num_all);
+    if (fw_->score().empty()) to_find = std::min<std::size_t>(to_find, 1);
     if (explain) explain->num_nodes_to_find = to_find;
     bool nominated_seen = false;
     for (std::size_t i = 0; i < num_all && feasible.size() < to_find; ++i) {
@@ -175,8 +182,8 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
     }
     if (!feasible.empty()) {
       list.assign(feasible.begin(), feasible.end());
-      Status ps = fw_.RunPreScore(state_, pod, list, snapshot);
-      Status ss = ps.IsSuccess() ? fw_.RunScore(state_, pod, list, scores, explain != nullptr) : ps;
+      Status ps = fw_->RunPreScore(state_, pod, list, snapshot);
+      Status ss = ps.IsSuccess() ? fw_->RunScore(state_, pod, list, scores, explain != nullptr) : ps;
       if (!ss.IsSuccess()) {
         out.message = std::string("running Score plugins: plugin \"") + ss.plugin() + "\" failed with: " + ss.Message();
         if (explain) explain->message = out.message;
@@ -224,7 +231,7 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
 std::string Scheduler::PostFilter(const framework::PodInfo& pod, int attempt, CycleOutcome& outcome,
                                   CycleExplanation* explain) {
   std::vector<std::string> reasons;
-  for (const auto& name : fw_.post_filter()) {
+  for (const auto& name : fw_->post_filter()) {
     if (name == names::kDynamicResources) {
       // DynamicResources' PostFilter for a pod without resource claims (v1.34+). If a PreFilter rejected the pod
       // as unresolvable before DynamicResources' PreFilter ran, its state is missing and it fails with "not found"
@@ -235,8 +242,8 @@ std::string Scheduler::PostFilter(const framework::PodInfo& pod, int attempt, Cy
       preemption::NodeToStatus statuses;
       statuses.codes.assign(cluster_.snapshot.nodes.size(), outcome.absent_code);
       for (const auto& [n, s] : outcome.node_statuses) statuses.codes[static_cast<std::size_t>(n->index)] = s.code();
-      preemption::Context ctx{fw_, cluster_.snapshot, &cluster_.nominator, &cluster_.pdbs,
-                              fw_.default_preemption_args()};
+      preemption::Context ctx{*fw_, cluster_.snapshot, &cluster_.nominator, &cluster_.pdbs,
+                              fw_->default_preemption_args()};
       PreemptionRecord* record = explain ? &explain->preemption : nullptr;
       if (explain) explain->preemption_ran = true;
       outcome.preemption = preemption::Preempt(ctx, state_, pod, statuses, PreemptionRandomness(pod, attempt), record);

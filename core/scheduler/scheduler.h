@@ -28,14 +28,19 @@ struct CycleOutcome {
 class Scheduler {
  public:
   Scheduler(framework::Framework& fw, ClusterState& cluster, Features features, std::uint64_t seed)
-      : fw_(fw), cluster_(cluster), features_(features), seed_(seed) {}
+      : Scheduler(std::vector<framework::Framework*>{&fw}, cluster, features, seed) {}
+  // One framework per profile (profiles[0] first); they share the queue, the cluster and nextStartNodeIndex.
+  Scheduler(std::vector<framework::Framework*> profiles, ClusterState& cluster, Features features, std::uint64_t seed)
+      : profiles_(std::move(profiles)), fw_(profiles_.at(0)), cluster_(cluster), features_(features), seed_(seed) {}
 
   // Runs one cycle for pod_index; explain (may be null) receives the full record.
   CycleOutcome ScheduleOne(std::size_t pod_index, int attempt, CycleExplanation* explain);
 
   // Tests pin DefaultPreemption's dry-run start offset (upstream tests override its random source).
   void SetPreemptionOffsetForTesting(std::optional<std::int32_t> offset) { preemption_offset_ = offset; }
-  framework::Framework& framework() { return fw_; }
+  // frameworkForPod (schedule_one.go): the profile named by the pod's spec.schedulerName. The caller only queues
+  // pods some profile names (responsibleForPod); others fall back to profiles[0].
+  framework::Framework& FrameworkFor(const Pod& pod) const;
   // nextStartNodeIndex, carried over when the scheduler is rebuilt for a grown cluster.
   std::size_t next_start_node_index() const { return next_start_node_index_; }
   void set_next_start_node_index(std::size_t i) { next_start_node_index_ = i; }
@@ -52,7 +57,8 @@ class Scheduler {
   // Seeded, order-independent choice among n for this pod, attempt and purpose (salt).
   std::size_t SeededIndex(const framework::PodInfo& pod, int attempt, std::uint64_t salt, std::size_t n) const;
 
-  framework::Framework& fw_;
+  std::vector<framework::Framework*> profiles_;
+  framework::Framework* fw_;  // the profile of the cycle being run
   ClusterState& cluster_;
   Features features_;
   std::uint64_t seed_;

@@ -12,6 +12,16 @@ namespace kplace::sim {
 
 bool Runner::Provision(ClusterRound& round) {
   std::vector<std::size_t> waiting = queue_.Unschedulable();
+  // Karpenter does not look at schedulerName (IsProvisionable, pkg/utils/pod/scheduling.go): a pending pod of
+  // another scheduler is provisioned for when its own scheduler marked it PodScheduled=False, reason Unschedulable
+  // (in the input: kplace does not run that scheduler); without the mark Karpenter leaves it alone.
+  std::vector<std::uint8_t> other(sc_.pods.size(), 0);
+  for (std::size_t i = 0; i < pods_.size(); ++i) {
+    const Pod& p = sc_.pods[i];
+    if (pods_[i].other_scheduler.empty() || !p.node_name.empty() || p.Terminal()) continue;
+    other[i] = 1;
+    if (p.marked_unschedulable) waiting.push_back(i);
+  }
   for (std::size_t idx : waiting) round.unschedulable.push_back(pods_[idx].key);
   if (waiting.empty()) return false;
 
@@ -23,6 +33,7 @@ bool Runner::Provision(ClusterRound& round) {
     const framework::NodeInfo* n = cluster_->NodeOf(i);
     p.node_name = n ? n->Name() : "";
     if (!pods_[i].preempted_by.empty() && !n) p.phase = "Failed";  // deleted by preemption
+    if (other[i]) continue;  // as the input has it: its own scheduler's verdict and nomination
     p.marked_unschedulable = queue_.unschedulable(i);
     p.nominated_node_name = n ? "" : cluster_->nominator.NodeOf(&cluster_->Info(i));
   }
@@ -150,6 +161,8 @@ void Runner::Finish() {
   for (auto& r : pods_) {
     if (!r.node.empty() && launched.count(r.node)) r.node_claim = r.node;
     if (r.karpenter.empty() || r.karpenter.back().target.empty()) continue;
+    // Another scheduler's pod: its binding is not simulated, so there is nothing to compare Karpenter's plan with.
+    if (!r.other_scheduler.empty()) continue;
     ++planned[{r.karpenter.back().node, shape(r)}];
     if (!r.node.empty()) ++got[{r.node, shape(r)}];
     nominated.push_back(&r);

@@ -25,15 +25,20 @@ void Runner::Build() {
   cluster_.reset();
   const Features features(sc_.simulation.kubernetes_minor);
   std::string error;
-  fw_ = framework::Framework::Create(sc_.scheduler_config, features, &error);
-  if (!fw_) {
-    // Plugin resolution fails here, after parsing: name the item as the parser would.
-    const int at = sc_.scheduler_config.item_index;
-    FailInput(at < 0 ? "KubeSchedulerConfiguration" : sc_.ItemLabel(at) + " (KubeSchedulerConfiguration)",
-              "profiles[0]", error);
+  fws_.clear();
+  std::vector<framework::Framework*> profiles;
+  for (std::size_t i = 0; i < sc_.scheduler_config.profiles.size(); ++i) {
+    fws_.push_back(framework::Framework::Create(sc_.scheduler_config, features, &error, i));
+    if (!fws_.back()) {
+      // Plugin resolution fails here, after parsing: name the item as the parser would.
+      const int at = sc_.scheduler_config.item_index;
+      FailInput(at < 0 ? "KubeSchedulerConfiguration" : sc_.ItemLabel(at) + " (KubeSchedulerConfiguration)",
+                "profiles[" + std::to_string(i) + "]", error);
+    }
+    profiles.push_back(fws_.back().get());
   }
   cluster_ = std::make_unique<ClusterState>(sc_, priorities_);
-  scheduler_ = std::make_unique<Scheduler>(*fw_, *cluster_, features, sc_.simulation.seed);
+  scheduler_ = std::make_unique<Scheduler>(std::move(profiles), *cluster_, features, sc_.simulation.seed);
   if (!rebuild) return;
   for (const Change& c : changes_) {
     if (c.bind)
@@ -69,12 +74,14 @@ std::vector<std::size_t> Runner::QueuePods(std::size_t first) {
       continue;
     }
     if (p.Terminal()) continue;
-    if (p.scheduler_name != sc_.scheduler_config.profile.scheduler_name) {
+    if (sc_.scheduler_config.ProfileIndex(p.scheduler_name) < 0) {
       // The scheduler only takes pods whose schedulerName is one of its profiles (responsibleForPod,
       // pkg/scheduler/eventhandlers.go); another scheduler owns this one.
       r.other_scheduler = p.scheduler_name;
       continue;
     }
+    // With several profiles the result names the one that schedules the pod.
+    if (sc_.scheduler_config.profiles.size() > 1) r.profile = p.scheduler_name;
     r.scheduling_gates = p.scheduling_gates;
     if (!p.scheduling_gates.empty()) continue;
     added.push_back(i);
@@ -140,7 +147,8 @@ void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& moved, framewor
   } else {
     r.unschedulable = out.message;
     a.message = out.message;
-    queue_.SetUnschedulable(idx, EventsForRejection(*fw_, out));
+    // The rejecting plugins' queueing hints are those of the pod's profile.
+    queue_.SetUnschedulable(idx, EventsForRejection(scheduler_->FrameworkFor(sc_.pods[idx]), out));
     Event("Warning", "FailedScheduling", r.key, out.message);
     if (out.preemption && out.preemption->chosen) {
       // prepareCandidate: delete the victims, clear lower-priority nominations to the node, then nominate.

@@ -78,7 +78,7 @@ class Runner {
     std::string node;
   };
   std::vector<Change> changes_;
-  std::unique_ptr<framework::Framework> fw_;
+  std::vector<std::unique_ptr<framework::Framework>> fws_;  // one per profile
   std::unique_ptr<ClusterState> cluster_;
   std::unique_ptr<Scheduler> scheduler_;
   std::vector<std::size_t> fresh_;  // pods created by the last launch (DaemonSet pods)

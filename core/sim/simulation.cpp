@@ -22,7 +22,7 @@ SimResult NewResult(const Scenario& sc) {
       continue;
     }
     ++in.pods_pending;
-    if (sc.simulation.mode != Mode::Karpenter && p.scheduler_name != sc.scheduler_config.profile.scheduler_name)
+    if (sc.simulation.mode != Mode::Karpenter && sc.scheduler_config.ProfileIndex(p.scheduler_name) < 0)
       ++in.other_scheduler;
   }
   return result;

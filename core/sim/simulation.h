@@ -42,6 +42,8 @@ struct PodResult {
   std::vector<std::string> scheduling_gates;  // non-empty: never entered the queue
   // spec.schedulerName when it names no simulated profile: kube-scheduler leaves the pod to that scheduler.
   std::string other_scheduler;
+  // The profile (its schedulerName) that schedules the pod; set only when the configuration has several profiles.
+  std::string profile;
   std::vector<PodAttempt> attempts;
   std::string nominated_node;                  // status.nominatedNodeName at the end (pending pods only)
   std::string preempted_by;                    // set when preemption deleted this pod: the preemptor's key

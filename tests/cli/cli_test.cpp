@@ -128,6 +128,33 @@ TEST(Cli, ExplainShowsPreemption) {
       << victim.out;
 }
 
+// Several scheduler profiles: the table gets a PROFILE column and the explanation names the pod's profile; with
+// one profile neither appears (the quickstart table above has three columns).
+TEST(Cli, ProfilesAreNamedOnlyWhenThereAreSeveral) {
+  const std::string text = R"({"apiVersion":"v1","kind":"List","items":[
+    {"apiVersion":"kplace.dev/v1alpha1","kind":"Simulation","metadata":{"name":"s"},"spec":{"mode":"scheduler"}},
+    {"apiVersion":"kubescheduler.config.k8s.io/v1","kind":"KubeSchedulerConfiguration",
+     "profiles":[{"schedulerName":"default-scheduler"},{"schedulerName":"batch"}]},
+    {"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"1","pods":"110"}}},
+    {"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"spec":{"schedulerName":"batch","containers":[{"name":"c"}]}},
+    {"apiVersion":"v1","kind":"Pod","metadata":{"name":"b"},"spec":{"schedulerName":"volcano","containers":[{"name":"c"}]}}]})";
+  Output o = RunCli("run -", text);
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("\nPOD         NODE     STATUS"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("   PROFILE\n"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("default/a   n1       Scheduled"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("batch\n"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("warning"), std::string::npos) << o.out;  // no "only profiles[0]" warning any more
+  Output e = RunCli("run --explain default/a -", text);
+  EXPECT_NE(e.out.find("  profile: batch (spec.schedulerName)\n"), std::string::npos) << e.out;
+  Output j = RunCli("run --format json -", text);
+  nlohmann::json r = nlohmann::json::parse(j.out);
+  EXPECT_EQ(r["pods"]["default/a"], nlohmann::json({{"node", "n1"}, {"profile", "batch"}}));
+  EXPECT_EQ(r["pods"]["default/b"], nlohmann::json({{"otherScheduler", "volcano"}}));
+  Output one = RunCli("run " + kPreset);
+  EXPECT_EQ(one.out.find("PROFILE"), std::string::npos) << one.out;
+}
+
 TEST(Cli, BadInputExitsTwoWithPathAndNoStdout) {
   Output o = RunCli("run -", R"({"kind":"List","items":[{"kind":"Pod","metadata":{"name":"web"},"spec":{"containers":[)"
                              R"({"name":"c","resources":{"requests":{"cpu":"abc"}}}]}}]})");

@@ -602,6 +602,115 @@ TEST(ClusterDump, OldKarpenterApis) {
             "NodeClaims");
 }
 
+// Errors inside a Provisioner name the Provisioner's own paths (spec.requirements[0], not the NodePool's
+// spec.template.spec.requirements[0]): each bad field gives the error its NodePool twin gives, at the moved path.
+TEST(ClusterDump, ProvisionerErrorsNameItsPaths) {
+  struct Case {
+    const char* provisioner_field;  // under the Provisioner's spec
+    const char* nodepool_pointer;   // the same field in the NodePool (a JSON pointer under spec)
+    Json value;
+    const char* error;  // the Provisioner's error
+  };
+  const Json bad_req = Json::array({{{"key", "k"}, {"operator", "Near"}, {"values", {"a"}}}});
+  const Json min_values = Json::array({{{"key", "k"}, {"operator", "In"}, {"values", {"a"}}},
+                                       {{"key", "j"}, {"operator", "In"}, {"values", {"a"}}, {"minValues", 2}}});
+  const Json gte = Json::array({{{"key", "k"}, {"operator", "Gte"}, {"values", {"x"}}}});
+  const Case cases[] = {
+      {"requirements", "/template/spec/requirements", bad_req,
+       "items[0] (Provisioner default): spec.requirements[0]: operator: Unsupported value: \"Near\": supported values: "
+       "\"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\""},
+      {"requirements", "/template/spec/requirements", min_values,
+       "items[0] (Provisioner default): spec.requirements[1].minValues: must be less than or equal to the number of "
+       "values"},
+      {"requirements", "/template/spec/requirements", gte,
+       "items[0] (Provisioner default): spec.requirements[0].values: operator Gte needs a single non-negative integer "
+       "value"},
+      {"requirements", "/template/spec/requirements", "k=v",
+       "items[0] (Provisioner default): spec.requirements: expected array, got string"},
+      {"labels",
+       "/template/metadata/labels",
+       {{"team", 3}},
+       "items[0] (Provisioner default): spec.labels.team: expected string, got integer"},
+      {"taints", "/template/spec/taints", Json::array({{{"key", "k"}, {"effect", "Sometimes"}}}),
+       "items[0] (Provisioner default): spec.taints[0].effect: unsupported taint effect \"Sometimes\" (NoSchedule, "
+       "PreferNoSchedule or NoExecute)"},
+      {"startupTaints", "/template/spec/startupTaints", Json::array({{{"effect", "NoSchedule"}}}),
+       "items[0] (Provisioner default): spec.startupTaints[0].key: required"},
+      {"limits",
+       "/limits",
+       {{"resources", {{"cpu", "abc"}}}},
+       "items[0] (Provisioner default): spec.limits.resources.cpu: \"abc\" is not a quantity"},
+      {"limits",
+       "/limits",
+       {{"resources", 5}},
+       "items[0] (Provisioner default): spec.limits.resources: expected object, got integer"},
+      {"weight", "/weight", 0, "items[0] (Provisioner default): spec.weight: must be between 1 and 100, got 0"},
+  };
+  auto error_of = [](const Json& item) -> std::string {
+    try {
+      io::ParseScenarioJson(List(Json::array({item})));
+    } catch (const io::InputError& e) {
+      return e.what();
+    }
+    return "<no error>";
+  };
+  for (const Case& c : cases) {
+    Json provisioner = {{"apiVersion", "karpenter.sh/v1alpha5"},
+                        {"kind", "Provisioner"},
+                        {"metadata", Meta("default", "")},
+                        {"spec", {{c.provisioner_field, c.value}}}};
+    EXPECT_EQ(error_of(provisioner), c.error) << c.provisioner_field << " " << c.value.dump();
+    // The NodePool twin: the same value where the field moved (limits.resources -> limits) gives the same error
+    // at the NodePool's path.
+    Json nodepool = {{"apiVersion", "karpenter.sh/v1"},
+                     {"kind", "NodePool"},
+                     {"metadata", Meta("default", "")},
+                     {"spec", {{"template", {{"spec", Json::object()}}}}}};
+    const bool limits = std::string(c.provisioner_field) == "limits";
+    const Json moved = limits && c.value.is_object() ? c.value["resources"] : c.value;
+    nodepool["spec"][Json::json_pointer(c.nodepool_pointer)] = moved;
+    std::string want = std::string(c.error);
+    const std::string from = std::string("spec.") + c.provisioner_field + (limits ? ".resources" : "");
+    std::string to = "spec" + std::string(c.nodepool_pointer);
+    for (char& ch : to)
+      if (ch == '/') ch = '.';
+    want.replace(want.find(from), from.size(), to);
+    want.replace(want.find("Provisioner"), 11, "NodePool");
+    EXPECT_EQ(error_of(nodepool), want) << c.provisioner_field;
+  }
+  // Read in place, a valid Provisioner is the NodePool `convert kubectl` writes for it.
+  Json full = {{"apiVersion", "karpenter.sh/v1alpha5"},
+               {"kind", "Provisioner"},
+               {"metadata", Meta("default", "")},
+               {"spec",
+                {{"requirements", min_values},
+                 {"labels", {{"team", "a"}}},
+                 {"taints", Json::array({{{"key", "k"}, {"value", "v"}, {"effect", "NoSchedule"}}})},
+                 {"startupTaints", Json::array({{{"key", "s"}, {"effect", "NoExecute"}}})},
+                 {"limits", {{"resources", {{"cpu", "10"}, {"nodes", "3"}}}}},
+                 {"weight", 7}}}};
+  full["spec"]["requirements"][1]["minValues"] = 1;
+  const NodePool direct = io::ParseScenarioJson(List(Json::array({full}))).node_pools.at(0);
+  const NodePool converted =
+      io::ParseScenario(io::ConvertClusterDump(List(Json::array({full})).dump())).node_pools.at(0);
+  EXPECT_EQ(direct.weight, converted.weight);
+  EXPECT_EQ(direct.template_labels.entries(), converted.template_labels.entries());
+  auto same_taints = [](const std::vector<Taint>& a, const std::vector<Taint>& b) {
+    return a.size() == 1 && b.size() == 1 && a[0].key == b[0].key && a[0].value == b[0].value &&
+           a[0].effect == b[0].effect;
+  };
+  EXPECT_TRUE(same_taints(direct.taints, converted.taints));
+  EXPECT_TRUE(same_taints(direct.startup_taints, converted.startup_taints));
+  ASSERT_TRUE(direct.limits && converted.limits);
+  EXPECT_EQ(direct.limits->milli_cpu, 10000);
+  EXPECT_EQ(direct.limits->milli_cpu, converted.limits->milli_cpu);
+  EXPECT_EQ(direct.limit_keys, converted.limit_keys);
+  ASSERT_EQ(direct.requirements.size(), 2u);
+  ASSERT_EQ(converted.requirements.size(), 2u);
+  EXPECT_EQ(direct.requirements[1].key_text, converted.requirements[1].key_text);
+  EXPECT_EQ(direct.requirements[1].min_values, converted.requirements[1].min_values);
+}
+
 std::string ReadFile(const std::string& rel) {
   std::ifstream in(std::string(KPLACE_SOURCE_DIR) + "/" + rel);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

@@ -18,6 +18,11 @@ std::string Fixture() {
   return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
 }
 
+std::string ExamplesFixture() {
+  std::ifstream f(std::string(KPLACE_SOURCE_DIR) + "/tests/data/io/kwok_instance_types_examples.json");
+  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
 std::string Label(const InstanceType& t, const char* key) {
   auto v = t.meta.labels.Get(Intern(key));
   return v ? Text(*v) : "<absent>";
@@ -216,6 +221,35 @@ TEST(KwokInstanceTypes, BadInput) {
   EXPECT_EQ(
       ErrorOf(R"([{"name": "a", "offerings": [)" + offering + R"(]}, {"name": "a", "offerings": [)" + offering + "]}]"),
       "[1] (a): name: duplicate instance type \"a\" (also [0])");
+}
+
+// kwok/README.md points to kwok/examples/instance_types.json, still in the offering shape {capacityType, zone, price}
+// that no released kwok provider reads (v1.0.0+ ignore both keys): an error naming the shape and the rewrite. The
+// fixture is that file verbatim (kubernetes-sigs/karpenter 2266468104).
+TEST(KwokInstanceTypes, OlderOfferingShapeIsNamed) {
+  EXPECT_EQ(ErrorOf(ExamplesFixture()),
+            "[0] (g5.4xlarge): offerings[0]: older kwok offering shape {capacityType, zone, price} (as in karpenter's "
+            "kwok/examples/instance_types.json); expected {Price, Requirements}: the kwok provider reads offerings as "
+            "{Price, Available, Requirements} since Karpenter v1.0.0 and ignores capacityType and zone. Write this "
+            "offering as {\"Price\":1.624,\"Requirements\":[{\"key\":\"karpenter.sh/capacity-type\",\"operator\":"
+            "\"In\",\"values\":[\"on-demand\"]},{\"key\":\"topology.kubernetes.io/zone\",\"operator\":\"In\","
+            "\"values\":[\"us-east-1a\"]}]}");
+  // The keys match case-insensitively, as encoding/json does (upstream's own file used "CapacityType", "Zone").
+  EXPECT_EQ(ErrorOf(R"([{"name": "a", "offerings": [{"Zone": "z", "Price": 2, "Available": true}]}])"),
+            "[0] (a): offerings[0]: older kwok offering shape {capacityType, zone, price} (as in karpenter's "
+            "kwok/examples/instance_types.json); expected {Price, Requirements}: the kwok provider reads offerings as "
+            "{Price, Available, Requirements} since Karpenter v1.0.0 and ignores capacityType and zone. Write this "
+            "offering as {\"Price\":2,\"Requirements\":[{\"key\":\"karpenter.sh/capacity-type\",\"operator\":"
+            "\"In\",\"values\":[\"...\"]},{\"key\":\"topology.kubernetes.io/zone\",\"operator\":\"In\","
+            "\"values\":[\"z\"]}]}");
+  // With Requirements the offering is today's shape; a stray zone key is dropped, as encoding/json drops it.
+  std::vector<InstanceType> types =
+      io::ParseKwokInstanceTypes(R"([{"name": "a", "offerings": [{"zone": "ignored", "Price": 1, "Requirements": [)"
+                                 R"({"key": "topology.kubernetes.io/zone", "operator": "In", "values": ["z"]},)"
+                                 R"({"key": "karpenter.sh/capacity-type", "operator": "In", "values": ["spot"]}]}]}])");
+  ASSERT_EQ(types.size(), 1u);
+  ASSERT_EQ(types[0].offerings.size(), 1u);
+  EXPECT_EQ(types[0].offerings[0].zone, "z");
 }
 
 }  // namespace

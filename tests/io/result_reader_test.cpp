@@ -82,6 +82,20 @@ INSTANTIATE_TEST_SUITE_P(Presets, ResultReaderTest, ::testing::ValuesIn(Cases())
                            return testing::TestName(i.param.preset + "_" + ModeName(i.param.mode));
                          });
 
+// With several scheduler profiles each scheduled pod names its profile; it comes back.
+TEST(ResultReaderTest, ProfilesComeBack) {
+  const io::Json table =
+      io::Json::parse(testing::ReadFile(std::string(KPLACE_SOURCE_DIR) + "/tests/data/sim/profiles.json"));
+  io::Json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", table["cases"][0]["objects"]}};
+  const io::Json written = io::ResultToJson(sim::Run(io::ParseScenarioJson(list)));
+  ASSERT_EQ(written["pods"]["default/pod1"].value("profile", ""), "match-node3");
+  const sim::SimResult read = io::ResultFromJson(written);
+  EXPECT_EQ(io::Dump(io::ResultToJson(read)), io::Dump(written));
+  auto it = std::find_if(read.pods.begin(), read.pods.end(), [](const auto& p) { return p.key == "default/pod2"; });
+  ASSERT_NE(it, read.pods.end());
+  EXPECT_EQ(it->profile, "match-node2");
+}
+
 TEST(ResultReaderTest, WrongTypesReadAsAbsent) {
   const sim::SimResult r = io::ResultFromJson(io::Json::parse(
       R"({"pods": {"a/b": 3, "a/c": {"node": 1}}, "preemptions": {}, "events": [1, {"type": 2}], "nominated": [],

@@ -101,11 +101,6 @@ TEST(ScenarioParser, NestingWithinTheLimitIsFine) {
   EXPECT_EQ(sc.nodes.size(), 1u);
 }
 
-TEST(ScenarioParser, InputSizeLimit) {
-  std::string text(io::kMaxInputBytes + 1, ' ');
-  EXPECT_EQ(ErrorOf(text), "input is 67108865 bytes; the limit is 67108864");
-}
-
 TEST(ScenarioParser, InvalidUtf8) {
   std::string text = "{\"kind\":\"List\",\n\"items\":[\"\xff\"]}";
   EXPECT_EQ(ErrorOf(text),
@@ -395,25 +390,36 @@ TEST(ScenarioParser, SchedulerConfigPlugins) {
       "plugins":{"multiPoint":{"enabled":[{"name":"NodeResourcesFit","weight":3}]},
                  "score":{"disabled":[{"name":"*"}],"enabled":[{"name":"ImageLocality"}]},
                  "filter":{"disabled":[{"name":"NodePorts"}]}}},
-      {"schedulerName":"second"}]}])");
+      {"schedulerName":"second","percentageOfNodesToScore":70,
+       "plugins":{"filter":{"disabled":[{"name":"TaintToleration"}]}},
+       "pluginConfig":[{"name":"NodeResourcesFit","args":{"scoringStrategy":{"type":"MostAllocated"}}}]}]}])");
   const SchedulerConfig& cfg = sc.scheduler_config;
   EXPECT_EQ(cfg.percentage_of_nodes_to_score, 50);
-  EXPECT_EQ(cfg.profile.scheduler_name, "my-scheduler");
-  EXPECT_EQ(cfg.profile.percentage_of_nodes_to_score, 20);
-  ASSERT_EQ(cfg.profile.plugins.count("multiPoint"), 1u);
-  const PluginSet& mp = cfg.profile.plugins.at("multiPoint");
+  EXPECT_EQ(cfg.profiles[0].scheduler_name, "my-scheduler");
+  EXPECT_EQ(cfg.profiles[0].percentage_of_nodes_to_score, 20);
+  ASSERT_EQ(cfg.profiles[0].plugins.count("multiPoint"), 1u);
+  const PluginSet& mp = cfg.profiles[0].plugins.at("multiPoint");
   ASSERT_EQ(mp.enabled.size(), 1u);
   EXPECT_EQ(mp.enabled[0].name, "NodeResourcesFit");
   EXPECT_EQ(mp.enabled[0].weight, 3);
-  const PluginSet& score = cfg.profile.plugins.at("score");
+  const PluginSet& score = cfg.profiles[0].plugins.at("score");
   EXPECT_EQ(score.disabled, std::vector<std::string>{"*"});
   ASSERT_EQ(score.enabled.size(), 1u);
   EXPECT_EQ(score.enabled[0].weight, 0);
-  EXPECT_EQ(cfg.profile.plugins.at("filter").disabled, std::vector<std::string>{"NodePorts"});
-  EXPECT_EQ(cfg.profile.plugins.count("preFilter"), 0u);
-  ASSERT_EQ(sc.warnings.size(), 1u);
-  EXPECT_EQ(sc.warnings[0],
-            "KubeSchedulerConfiguration: only profiles[0] is simulated; pods of \"second\" are left pending");
+  EXPECT_EQ(cfg.profiles[0].plugins.at("filter").disabled, std::vector<std::string>{"NodePorts"});
+  EXPECT_EQ(cfg.profiles[0].plugins.count("preFilter"), 0u);
+  // Every profile is read in full, each with its own plugins and args; no warning (all are simulated).
+  ASSERT_EQ(cfg.profiles.size(), 2u);
+  const SchedulerProfile& second = cfg.profiles[1];
+  EXPECT_EQ(second.scheduler_name, "second");
+  EXPECT_EQ(second.percentage_of_nodes_to_score, 70);
+  EXPECT_EQ(second.plugins.at("filter").disabled, std::vector<std::string>{"TaintToleration"});
+  EXPECT_EQ(second.args.fit.strategy, ScoringStrategyType::MostAllocated);
+  EXPECT_EQ(cfg.profiles[0].args.fit.strategy, ScoringStrategyType::LeastAllocated);
+  EXPECT_EQ(cfg.ProfileIndex("second"), 1);
+  EXPECT_EQ(cfg.ProfileIndex("my-scheduler"), 0);
+  EXPECT_EQ(cfg.ProfileIndex("default-scheduler"), -1);
+  EXPECT_TRUE(sc.warnings.empty());
 }
 
 TEST(ScenarioParser, SchedulerConfigPluginArgs) {
@@ -430,7 +436,7 @@ TEST(ScenarioParser, SchedulerConfigPluginArgs) {
       "preferredDuringSchedulingIgnoredDuringExecution":[{"weight":5,"preference":{"matchExpressions":[
         {"key":"disk","operator":"Exists"}]}}]}}},
     {"name":"SomeOutOfTreePlugin","args":{"anything":[1,2,3]}}]}]}])");
-  const PluginArgs& a = sc.scheduler_config.profile.args;
+  const PluginArgs& a = sc.scheduler_config.profiles[0].args;
   EXPECT_EQ(a.fit.ignored_resources, std::vector<std::string>{"example.com/foo"});
   EXPECT_EQ(a.fit.ignored_resource_groups, std::vector<std::string>{"example.org"});
   EXPECT_EQ(a.fit.strategy, ScoringStrategyType::RequestedToCapacityRatio);
@@ -463,7 +469,7 @@ TEST(ScenarioParser, SchedulerConfigDefaults) {
     {"name":"NodeResourcesFit","args":{"scoringStrategy":{"type":"MostAllocated","resources":[]}}},
     {"name":"NodeResourcesBalancedAllocation","args":{"resources":[]}},
     {"name":"PodTopologySpread","args":{"defaultingType":""}}]}]}])");
-  const PluginArgs& a = sc.scheduler_config.profile.args;
+  const PluginArgs& a = sc.scheduler_config.profiles[0].args;
   EXPECT_EQ(a.fit.strategy, ScoringStrategyType::MostAllocated);
   ASSERT_EQ(a.fit.resources.size(), 2u);  // cpu and memory, weight 1
   EXPECT_EQ(a.fit.resources[0].name, "cpu");
@@ -474,7 +480,7 @@ TEST(ScenarioParser, SchedulerConfigDefaults) {
   EXPECT_TRUE(a.topology_spread.default_constraints.empty());
   EXPECT_EQ(a.inter_pod_affinity.hard_pod_affinity_weight, 1);
   EXPECT_FALSE(sc.scheduler_config.percentage_of_nodes_to_score.has_value());
-  EXPECT_EQ(sc.scheduler_config.profile.scheduler_name, "default-scheduler");
+  EXPECT_EQ(sc.scheduler_config.profiles[0].scheduler_name, "default-scheduler");
 }
 
 TEST(ScenarioParser, SpreadDefaultConstraintWithNullSelector) {
@@ -482,7 +488,7 @@ TEST(ScenarioParser, SpreadDefaultConstraintWithNullSelector) {
     {"name":"PodTopologySpread","args":{"defaultingType":"List","defaultConstraints":[
       {"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"ScheduleAnyway","labelSelector":null},
       {"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"DoNotSchedule"}]}}]}]}])");
-  EXPECT_EQ(sc.scheduler_config.profile.args.topology_spread.default_constraints.size(), 2u);
+  EXPECT_EQ(sc.scheduler_config.profiles[0].args.topology_spread.default_constraints.size(), 2u);
 }
 
 TEST(ScenarioParser, Timestamps) {

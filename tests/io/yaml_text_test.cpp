@@ -433,11 +433,5 @@ TEST(YamlText, TruncatedInputParsesOrFailsCleanly) {
   }
 }
 
-TEST(YamlText, InputSizeLimit) {
-  std::string text(kMaxInputBytes + 1, ' ');
-  EXPECT_EQ(ErrorOf(text), "input is " + std::to_string(kMaxInputBytes + 1) + " bytes; the limit is " +
-                               std::to_string(kMaxInputBytes));
-}
-
 }  // namespace
 }  // namespace kplace::io

@@ -349,5 +349,82 @@ TEST(ClusterMode, CordonedNodeIsNotKarpentersEither) {
   ASSERT_TRUE(r.rounds[0].provision.has_value());
 }
 
+// Karpenter does not look at schedulerName (IsProvisionable, pkg/utils/pod/scheduling.go): a pending pod of another
+// scheduler that its scheduler marked PodScheduled=False/Unschedulable is provisioned for like any other; one without
+// the mark is left alone. kplace does not run that scheduler, so the pod stays pending with Karpenter's nomination
+// and no disagreement.
+TEST(ClusterMode, OtherSchedulersPodsMarkedUnschedulableAreProvisioned) {
+  const Json marked = {{"conditions", Json::array({{{"type", "PodScheduled"},
+                                                    {"status", "False"},
+                                                    {"reason", "Unschedulable"},
+                                                    {"message", "0/1 nodes are available"}}})}};
+  Json gang = PodItem("gang-0", "1500m", {{"schedulerName", "volcano"}});
+  gang["status"] = marked;
+  Json quiet = PodItem("quiet-0", "1500m", {{"schedulerName", "volcano"}});
+  Json items = Json::array({Simulation(), NodeItem("node-a", "1"), NodePool("default"), InstanceType("large", "4", 0.1),
+                            PodItem("web", "1500m"), gang, quiet});
+  auto r = RunItems(items);
+  ASSERT_EQ(r.node_claims.size(), 1u);
+  const auto& claim = r.node_claims[0];
+  // One NodeClaim for kube-scheduler's pod and the marked volcano pod (1.5 + 1.5 cpu on 4 - 100m).
+  EXPECT_EQ(claim.claim.pods, (std::vector<std::string>{"default/gang-0", "default/web"}));
+  // kube-scheduler binds its own pod there; the volcano pod is its scheduler's to bind.
+  EXPECT_EQ(claim.pods, std::vector<std::string>{"default/web"});
+  const auto& g = PodOf(r, "default/gang-0");
+  EXPECT_EQ(g.other_scheduler, "volcano");
+  EXPECT_TRUE(g.node.empty());
+  ASSERT_EQ(g.karpenter.size(), 2u);
+  EXPECT_EQ(g.karpenter[0].target, "nodeclaim/default-0");
+  EXPECT_EQ(g.karpenter[1].round, 2);
+  EXPECT_EQ(g.karpenter[1].target, "node/default-0");  // still room there in round 2: nothing more launched
+  EXPECT_TRUE(g.disagreement.empty()) << g.disagreement;
+  const auto& q = PodOf(r, "default/quiet-0");
+  EXPECT_EQ(q.other_scheduler, "volcano");
+  EXPECT_TRUE(q.karpenter.empty());
+  ASSERT_EQ(r.rounds.size(), 2u);
+  EXPECT_EQ(r.rounds[0].unschedulable, (std::vector<std::string>{"default/web", "default/gang-0"}));
+  EXPECT_EQ(r.rounds[1].unschedulable, std::vector<std::string>{"default/gang-0"});
+  EXPECT_TRUE(r.rounds[1].launched.empty());
+  const Json j = io::ResultToJson(r);
+  EXPECT_EQ(j["pods"]["default/gang-0"],
+            Json({{"otherScheduler", "volcano"}, {"karpenter", {{"round", 2}, {"nominated", "node/default-0"}}}}));
+  EXPECT_EQ(j["pods"]["default/quiet-0"], Json({{"otherScheduler", "volcano"}}));
+  // Karpenter's nomination event on the pod, as it publishes it.
+  bool nominated = false;
+  for (const auto& e : r.events)
+    nominated = nominated || (e.pod == "default/gang-0" && e.reason == "Nominated" && e.source == "karpenter");
+  EXPECT_TRUE(nominated);
+
+  // Without a pod of kube-scheduler's own, the marked pod alone still gets its NodeClaim; unmarked, nothing happens.
+  items =
+      Json::array({Simulation(), NodeItem("node-a", "1"), NodePool("default"), InstanceType("large", "4", 0.1), gang});
+  EXPECT_EQ(RunItems(items).node_claims.size(), 1u);
+  items =
+      Json::array({Simulation(), NodeItem("node-a", "1"), NodePool("default"), InstanceType("large", "4", 0.1), quiet});
+  r = RunItems(items);
+  EXPECT_TRUE(r.node_claims.empty());
+  ASSERT_EQ(r.rounds.size(), 1u);
+  EXPECT_TRUE(r.rounds[0].unschedulable.empty());
+  // A marked pod of another scheduler that is nominated (preempting, status.nominatedNodeName) is not provisionable.
+  Json preempting = gang;
+  preempting["status"]["nominatedNodeName"] = "node-a";
+  items = Json::array(
+      {Simulation(), NodeItem("node-a", "1"), NodePool("default"), InstanceType("large", "4", 0.1), preempting});
+  r = RunItems(items);
+  EXPECT_TRUE(r.node_claims.empty());
+}
+
+// kube-scheduler's nominator holds only the pods in its own queue: another scheduler's pod with
+// status.nominatedNodeName reserves nothing for it (responsibleForPod).
+TEST(ClusterMode, OtherSchedulersNominationsReserveNothing) {
+  Json other = PodItem("other", "1", {{"schedulerName", "volcano"}});
+  other["status"] = {{"nominatedNodeName", "node-a"}};
+  Json own = PodItem("own", "1", {{"priority", 0}});
+  Json items = Json::array({Simulation("scheduler"), NodeItem("node-a", "1"), other, own});
+  auto r = RunItems(items);
+  EXPECT_EQ(PodOf(r, "default/own").node, "node-a");
+  EXPECT_EQ(PodOf(r, "default/other").other_scheduler, "volcano");
+}
+
 }  // namespace
 }  // namespace kplace

@@ -44,12 +44,15 @@ T* As(Plugin* p) {
 }  // namespace
 
 std::unique_ptr<Framework> Framework::Create(const SchedulerConfig& config, const Features& features,
-                                             std::string* error) {
+                                             std::string* error, std::size_t profile_index) {
   auto fw = std::unique_ptr<Framework>(new Framework());
-  fw->percentage_ = config.profile.percentage_of_nodes_to_score ? config.profile.percentage_of_nodes_to_score
-                                                                : config.percentage_of_nodes_to_score;
-  fw->preemption_args_ = config.profile.args.default_preemption;
-  const auto& custom = config.profile.plugins;
+  const SchedulerProfile& profile = config.profiles.at(profile_index);
+  fw->profile_name_ = profile.scheduler_name;
+  // The profile's percentageOfNodesToScore overrides the global one (schedule_one.go numFeasibleNodesToFind).
+  fw->percentage_ =
+      profile.percentage_of_nodes_to_score ? profile.percentage_of_nodes_to_score : config.percentage_of_nodes_to_score;
+  fw->preemption_args_ = profile.args.default_preemption;
+  const auto& custom = profile.plugins;
   auto custom_set = [&](const char* point) {
     auto it = custom.find(point);
     return it == custom.end() ? PluginSet{} : it->second;
@@ -73,7 +76,7 @@ std::unique_ptr<Framework> Framework::Create(const SchedulerConfig& config, cons
   std::map<std::string, Plugin*> by_name;
   auto instance = [&](const std::string& name) -> Plugin* {
     if (auto it = by_name.find(name); it != by_name.end()) return it->second;
-    auto p = plugins::NewPlugin(name, config.profile.args, features);
+    auto p = plugins::NewPlugin(name, profile.args, features);
     Plugin* raw = p.get();
     if (p) {
       p->prefilter_slot = 2 * fw->plugins_.size();

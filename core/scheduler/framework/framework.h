@@ -36,8 +36,10 @@ struct NodeScores {
 
 class Framework {
  public:
-  // Builds the profile; returns nullptr and sets *error for an unknown plugin or bad configuration.
-  static std::unique_ptr<Framework> Create(const SchedulerConfig& config, const Features& features, std::string* error);
+  // Builds config.profiles[profile_index]; returns nullptr and sets *error for an unknown plugin or bad
+  // configuration.
+  static std::unique_ptr<Framework> Create(const SchedulerConfig& config, const Features& features, std::string* error,
+                                           std::size_t profile_index = 0);
 
   // RunPreFilterPlugins: Skip marks the plugin's Filter skipped; an Unschedulable* status aborts.
   // result receives the intersection of the plugins' PreFilterResults. On rejection the status's plugin()
@@ -73,6 +75,8 @@ class Framework {
   const std::vector<ScorePluginEntry>& score() const { return score_; }
   const std::vector<std::string>& post_filter() const { return post_filter_; }
   std::optional<std::int32_t> percentage_of_nodes_to_score() const { return percentage_; }
+  // The profile's schedulerName (upstream's Framework.ProfileName).
+  const std::string& profile_name() const { return profile_name_; }
   const DefaultPreemptionArgs& default_preemption_args() const { return preemption_args_; }
   // Finds an instantiated plugin by name, or nullptr.
   Plugin* Find(const std::string& name) const;
@@ -85,6 +89,7 @@ class Framework {
   std::vector<ScorePluginEntry> score_;
   std::vector<std::string> post_filter_;  // names; PostFilter behaviour lives in the scheduler
   std::optional<std::int32_t> percentage_;
+  std::string profile_name_;
   DefaultPreemptionArgs preemption_args_;
   // Scratch buffers reused by RunScore (the framework runs one cycle at a time).
   mutable std::vector<NodeScore> score_list_;

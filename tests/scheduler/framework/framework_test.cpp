@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/io/scenario_parser.h"
+#include "core/sim/simulation.h"
 
 namespace kplace {
 namespace {
@@ -31,6 +32,38 @@ Weights ScoreWeights(const framework::Framework& fw) {
   Weights out;
   for (const auto& e : fw.score()) out.emplace_back(e.plugin->Name(), e.weight);
   return out;
+}
+
+// Each profile is its own framework: its plugins, its args, its percentageOfNodesToScore (or the global one).
+TEST(Framework, EachProfileOfSeveral) {
+  Scenario sc = io::ParseScenario(R"({"kind":"List","items":[{"kind":"KubeSchedulerConfiguration",
+    "percentageOfNodesToScore":30,
+    "profiles":[{"schedulerName":"a"},
+                {"schedulerName":"b","percentageOfNodesToScore":60,"plugins":{"filter":{"disabled":[{"name":"*"}]}}}]}]})");
+  std::string error;
+  auto a = framework::Framework::Create(sc.scheduler_config, Features(), &error, 0);
+  auto b = framework::Framework::Create(sc.scheduler_config, Features(), &error, 1);
+  ASSERT_TRUE(a && b) << error;
+  EXPECT_EQ(a->profile_name(), "a");
+  EXPECT_EQ(b->profile_name(), "b");
+  EXPECT_EQ(a->percentage_of_nodes_to_score(), 30);  // the global value
+  EXPECT_EQ(b->percentage_of_nodes_to_score(), 60);  // the profile's overrides it
+  EXPECT_EQ(a->filter().size(), 8u);
+  EXPECT_TRUE(b->filter().empty());
+}
+
+// A plugin that does not exist fails the run with the path of the profile that names it.
+TEST(Framework, UnknownPluginNamesItsProfile) {
+  Scenario sc = io::ParseScenario(R"({"kind":"List","items":[{"kind":"KubeSchedulerConfiguration",
+    "profiles":[{"schedulerName":"a"},{"schedulerName":"b","plugins":{"filter":{"enabled":[{"name":"Foo"}]}}}]}]})");
+  try {
+    sim::Run(std::move(sc));
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "items[0] (KubeSchedulerConfiguration): profiles[1]: plugins.filter.enabled: FilterPlugin \"Foo\" does "
+              "not exist");
+  }
 }
 
 TEST(Framework, DefaultProfile) {

@@ -64,8 +64,8 @@ void RunCase(const std::string& plugin, const Json& c) {
   const framework::PodInfo& pod = cluster.Info(sc.pods.size() - 1);
 
   SchedulerConfig cfg;
-  cfg.profile.plugins["multiPoint"] = PluginSet{{{plugin, 0}}, {"*"}};
-  if (c.contains("args")) io::ParsePluginArgs(plugin, c["args"], io::Reader("args", ""), cfg.profile.args);
+  cfg.profiles[0].plugins["multiPoint"] = PluginSet{{{plugin, 0}}, {"*"}};
+  if (c.contains("args")) io::ParsePluginArgs(plugin, c["args"], io::Reader("args", ""), cfg.profiles[0].args);
   std::string error;
   auto fw = framework::Framework::Create(cfg, Features(minor), &error);
   ASSERT_TRUE(fw) << error;

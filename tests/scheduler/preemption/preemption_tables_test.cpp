@@ -86,7 +86,7 @@ void RunCase(const Json& c) {
   // without containers, names like p_with_preempt_never_policy): no API validation here.
   Scenario sc = io::ParseScenarioJson(list, {.api_validation = false});
   if (c.contains("args"))
-    io::ParsePluginArgs("DefaultPreemption", c["args"], io::Reader("args", ""), sc.scheduler_config.profile.args);
+    io::ParsePluginArgs("DefaultPreemption", c["args"], io::Reader("args", ""), sc.scheduler_config.profiles[0].args);
   sim::ExpandDaemonSets(sc, 0);
   for (auto& p : sc.pods) sim::AddDefaultTolerations(p);
   std::vector<std::int32_t> priorities = sim::ResolvePriorities(sc);
@@ -125,7 +125,7 @@ void RunCase(const Json& c) {
     framework::Status pre = fw->RunPreFilter(state, pod, cluster.snapshot, pre_result);
     ASSERT_TRUE(pre.IsSuccess()) << pre.Message();
     preemption::Context ctx{*fw, cluster.snapshot, &cluster.nominator, &cluster.pdbs,
-                            sc.scheduler_config.profile.args.default_preemption};
+                            sc.scheduler_config.profiles[0].args.default_preemption};
     std::vector<framework::NodeInfo*> potential;
     for (auto& n : cluster.snapshot.nodes) potential.push_back(&n);
     const auto n = static_cast<std::int32_t>(potential.size());
