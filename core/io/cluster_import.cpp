@@ -1,6 +1,7 @@
 #include "core/io/cluster_import.h"
 
 #include <exception>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -117,9 +118,39 @@ ClusterImport Finished(ScenarioBuilder& builder, ListWriter& writer, std::size_t
   return out;
 }
 
+// One JSON List (kubectl get -o json), an item at a time as AddScenarioText reads it, each item written out as soon
+// as it is read (the items are never all held at once); nullopt for any other shape and on any error (the general
+// read then reports the error exactly as ParseScenario does).
+std::optional<ClusterImport> ImportList(std::string_view text) {
+  if (text.size() > kMaxInputBytes) return std::nullopt;
+  std::optional<ListLayout> layout = SplitList(text);
+  if (!layout) return std::nullopt;
+  try {
+    ScenarioBuilder builder;
+    std::vector<Json> kept;
+    builder.KeepItems(&kept);
+    // Everything but the items: the document with an empty items array.
+    const std::string shell =
+        std::string(text.substr(0, layout->items_begin)) + "[]" + std::string(text.substr(layout->items_end));
+    if (!builder.BeginList(ParseJsonText(shell))) return std::nullopt;
+    ListWriter writer;
+    for (std::size_t i = 0; i < layout->elements.size(); ++i) {
+      const auto [begin, end] = layout->elements[i];
+      // An item sits in the List object and its items array: 2 containers deep.
+      builder.Add(ParseJsonValue(text, begin, end, 2, Unread::kLeaveOut), i);
+      writer.Drain(kept);
+    }
+    layout.reset();
+    return Finished(builder, writer, 1, false);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 // Any shape the parser reads, as ParseScenario reads it (AddScenarioText: a JSON List's items one at a time, without
 // what kplace never reads).
 ClusterImport ImportScenarioText(std::string_view text) {
+  if (std::optional<ClusterImport> list = ImportList(text)) return std::move(*list);
   ScenarioBuilder builder;
   std::vector<Json> kept;
   builder.KeepItems(&kept);
