@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/render_text.h"
+#include "core/io/cluster_import.h"
 #include "core/io/kwok_instance_types.h"
 #include "core/io/result_writer.h"
 #include "core/io/scenario_parser.h"
@@ -111,16 +112,10 @@ int Convert(const std::vector<std::string>& args) {
     if (args[1] == "kwok") {
       std::cout << kplace::io::KwokInstanceTypesToItems(text);
     } else {
-      kplace::ImportSummary summary;
-      std::cout << kplace::io::ConvertClusterDump(text, &summary);
-      // What was read goes to stderr, so the scenario on stdout stays a clean List.
-      for (const auto& [kind, n] : summary.ignored_kinds)
-        std::cerr << "kplace: kind " << kind << " is not simulated: " << n << (n == 1 ? " item" : " items")
-                  << " left out\n";
-      if (summary.finished_pods)
-        std::cerr << "kplace: " << summary.finished_pods
-                  << (summary.finished_pods == 1 ? " finished pod" : " finished pods")
-                  << " (Succeeded/Failed) left out: they hold nothing\n";
+      const kplace::io::ClusterImport im = kplace::io::ImportClusterDump(text);
+      std::cout << im.scenario;
+      // What was read goes to stderr, so the scenario on stdout stays a clean List; the page says the same words.
+      std::cerr << "kplace: " << kplace::io::ImportMessage(im) << "\n";
     }
   } catch (const kplace::io::InputError& e) {
     std::cerr << "kplace: " << args[2] << ": " << e.what() << "\n";

@@ -15,11 +15,7 @@ if [[ $# -gt 0 ]]; then
   exec build/run/kplace run "$1"
 fi
 
-scripts/install-deps.sh web
-# The site's npm packages (yaml for YAML import/export, bundled by esbuild), from the committed lockfile.
-[[ -d node_modules/yaml && -x node_modules/.bin/esbuild ]] || npm ci --no-audit --no-fund --loglevel=error
-cmake --preset wasm >/dev/null
-cmake --build --preset wasm -j "$(nproc)"
+scripts/build-site.sh
 port="${PORT:-8080}"
 echo
 echo "kplace playground: http://127.0.0.1:$port/   (serving build/wasm/site; Ctrl+C stops)"

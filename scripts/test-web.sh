@@ -16,29 +16,25 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh web
 step() { printf '\n==== %s ====\n' "$*"; }
-
-# The site's npm packages (yaml, bundled into vendor/yaml.js by esbuild at build time; package.json at the top).
-step "web: npm packages for the site"
-npm ci --no-audit --no-fund --loglevel=error
 
 # KPLACE_WEB_BUILD_DIR builds and tests another build folder (default build/wasm).
 build=${KPLACE_WEB_BUILD_DIR:-build/wasm}
-step "web: build (wasm preset, $build)"
-cmake --preset wasm -B "$build" >/dev/null
-cmake --build "$build" -j "$(nproc)"
+step "web: build the site (scripts/build-site.sh $build)"
+scripts/build-site.sh "$build"
 export KPLACE_SITE="$PWD/$build/site"
 case "$build" in /*) export KPLACE_SITE="$build/site" ;; esac
 
 step "web: the headless UI smoke test (node)"
 node "$build/wasm/ui_smoke_test.js"
 
-step "web: wasm core API over the presets (node)"
+step "web: the tests' npm packages (playwright-core; yaml, a second YAML reader for the tests)"
+(cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
+
+step "web: wasm core API over the presets and the import fixtures (node)"
 node --test --test-reporter=spec tests/web/api.test.mjs
 
 step "web: end to end (headless Chromium)"
-(cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
 node --test --test-reporter=spec tests/web/e2e.test.mjs
 
 step "web: share links, embeds, import and export (headless Chromium)"
@@ -47,8 +43,8 @@ node --test --test-reporter=spec tests/web/share.test.mjs
 step "web: transfer size"
 site=$KPLACE_SITE
 total=0
-# Everything a visit can transfer, including what only a large scenario loads (the worker and kplace-core) and what
-# only a YAML import or export loads (vendor/yaml.js). The shell's modules (js/*.js) are taken from web/js, so a
+# Everything a visit can transfer, including what only a large scenario, an import or a YAML export loads (the worker
+# and kplace-core). The shell's modules (js/*.js) are taken from web/js, so a
 # new one counts (and must be in the site and preloaded by index.html).
 modules=()
 for m in web/js/*.js; do
@@ -59,7 +55,7 @@ for m in web/js/*.js; do
   modules+=("$m")
 done
 for f in index.html kplace.js "${modules[@]}" kplace-app.js kplace-app.wasm DejaVuSans.ttf DejaVuSansMono.ttf \
-  kplace-worker.js kplace-core.js kplace-core.wasm vendor/yaml.js; do
+  kplace-worker.js kplace-core.js kplace-core.wasm; do
   size=$(gzip -9c "$site/$f" | wc -c)
   printf '  %-22s %8d bytes gzip\n' "$f" "$size"
   total=$((total + size))

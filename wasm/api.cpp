@@ -9,6 +9,14 @@
 //                                  the playground's Web Worker computes on demand for large scenarios)
 //   kplace_convert_kwok(json)   -> Karpenter's kwok provider instance_types.json as a JSON array of kplace InstanceType
 //                                  items, or {"error":"..."}
+//   kplace_import(dump)         -> {"status":"success","scenario":"...","import":{...}}: a cluster dump (kubectl's
+//                                  JSON or YAML in any shape, Karpenter kwok's instance_types.json) as the scenario
+//                                  List `kplace convert kubectl` prints, byte for byte; import: the result's "import"
+//                                  object plus items, instanceTypes, simulationAdded and message (the sentence the CLI
+//                                  prints; io/cluster_import.h). Bad input: the failure envelope with the core's error.
+//   kplace_to_yaml(scenario)    -> {"status":"success","yaml":"..."}: the scenario's documents (any text the core
+//                                  reads) as kubectl-style YAML (io::JsonToYaml, "---" between documents), or the
+//                                  failure envelope
 //   kplace_version()            -> the project version, e.g. "0.1.0" (static, not freed)
 //
 // Progress: inside a Web Worker, kplace_run and kplace_explain post {type: "progress", done, total} (the core's
@@ -21,10 +29,14 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "core/io/cluster_import.h"
 #include "core/io/kwok_instance_types.h"
 #include "core/io/result_writer.h"
 #include "core/io/run_text.h"
+#include "core/io/scenario_parser.h"
+#include "core/io/yaml_text.h"
 
 // 1 when this module runs in a Web Worker (the only place progress messages go to).
 // clang-format off
@@ -82,6 +94,28 @@ std::string Envelope(const char* scenario, int flags, const char* pod = nullptr)
   return doc.dump();
 }
 
+std::string Failure(const std::string& message, bool internal) {
+  kplace::io::Json doc = {{"status", "failure"}, {"errors", {{{"message", message}, {"internal", internal}}}}};
+  return doc.dump(-1, ' ', false, kplace::io::Json::error_handler_t::replace);
+}
+
+// body() -> the success envelope's text; an InputError becomes the failure envelope with its message, anything else
+// an internal one.
+template <typename Body>
+char* Answer(Body&& body) {
+  try {
+    try {
+      return Copy(body());
+    } catch (const kplace::io::InputError& e) {
+      return Copy(Failure(e.what(), false));
+    } catch (const std::exception& e) {
+      return Copy(Failure(std::string("internal error: ") + e.what(), true));
+    }
+  } catch (const std::exception&) {  // out of memory writing the answer
+    return Copy(std::string(R"({"status":"failure","errors":[{"message":"internal error","internal":true}]})"));
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -109,6 +143,35 @@ char* kplace_convert_kwok(const char* json) {
   } catch (const std::exception& e) {
     return Copy(Json({{"error", e.what()}}).dump());
   }
+}
+
+char* kplace_import(const char* dump) {
+  using kplace::io::Json;
+  return Answer([&]() {
+    kplace::io::ClusterImport im = kplace::io::ImportClusterDump(dump ? dump : "");
+    // The envelope around the scenario's text, which is written once (a large dump's List is most of the answer).
+    const std::string import = kplace::io::ImportToJson(im).dump(-1, ' ', false, Json::error_handler_t::replace);
+    std::string scenario = Json(std::move(im.scenario)).dump(-1, ' ', false, Json::error_handler_t::replace);
+    std::string out;
+    out.reserve(scenario.size() + import.size() + 48);
+    out += R"({"status":"success","scenario":)";
+    out += scenario;
+    scenario = std::string();
+    out += R"(,"import":)";
+    out += import;
+    out += "}";
+    return out;
+  });
+}
+
+char* kplace_to_yaml(const char* scenario) {
+  using kplace::io::Json;
+  return Answer([&]() {
+    std::string yaml;
+    const std::vector<Json> docs = kplace::io::ReadDocuments(scenario ? scenario : "");
+    for (std::size_t i = 0; i < docs.size(); ++i) yaml += (i ? "---\n" : "") + kplace::io::JsonToYaml(docs[i]);
+    return Json({{"status", "success"}, {"yaml", yaml}}).dump(-1, ' ', false, Json::error_handler_t::replace);
+  });
 }
 
 void kplace_free(char* p) { std::free(p); }

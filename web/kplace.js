@@ -51,10 +51,12 @@
 //   embedLink({edit}) Promise<url> with ?embed=1 (&edit=1);  embedSnippet({edit, height}) Promise<iframe HTML>
 //   importText(text, filename?)  Promise<{ok, summary, error}>: kubectl get -o json|yaml output (a List, typed
 //                     lists, single objects), multi-document YAML manifests, Karpenter kwok instance_types.json;
-//                     noise is ignored, finished pods left out, workloads whose pods are listed not expanded again,
-//                     a Simulation (mode cluster) added when absent; the dump is prepared in a Web Worker
+//                     converted by the core in a Web Worker (kplace_import: the List `kplace convert kubectl`
+//                     prints); summary: the core's (nodes, podsBound, podsPending, finishedPods, ..., message: the
+//                     sentence shown, as the CLI prints it)
 //   importFile(file)  the same for a File (the Import dialog, or a file dropped on the page)
-//   exportScenario(fmt = "json" | "yaml", {save = true})  Promise<text>, downloaded as kplace-scenario.<fmt>
+//   exportScenario(fmt = "json" | "yaml", {save = true})  Promise<text>, downloaded as kplace-scenario.<fmt> (YAML:
+//                     written by the core in a Web Worker, kplace_to_yaml)
 //   exportResult({save = true})  the result JSON (text), downloaded as kplace-result.json
 //   restoreLastEdit() loads the local work a shared or preset link replaced;  lastEdit() {text, pod, time} | null
 //   selected()        the selected pod as far as the page knows ("" for none)

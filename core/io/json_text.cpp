@@ -734,11 +734,12 @@ Json ParseJsonValue(std::string_view whole, std::size_t begin, std::size_t end, 
 
 void CheckJsonSyntax(std::string_view text) {
   CheckInputSize(text.size());
-  for (const auto& [begin, end] : JsonDocumentRanges(text)) {
-    WithJsonErrors(text, begin, end, [&]() {
+  // A pair, not a structured binding: clang before 16 (Emscripten's, the fuzz preset's) cannot capture bindings.
+  for (const auto& range : JsonDocumentRanges(text)) {
+    WithJsonErrors(text, range.first, range.second, [&]() {
       SyntaxChecker checker;
-      Json::sax_parse(text.begin() + static_cast<std::ptrdiff_t>(begin),
-                      text.begin() + static_cast<std::ptrdiff_t>(end), &checker);
+      Json::sax_parse(text.begin() + static_cast<std::ptrdiff_t>(range.first),
+                      text.begin() + static_cast<std::ptrdiff_t>(range.second), &checker);
     });
   }
 }

@@ -278,8 +278,9 @@ std::optional<std::string> CanonicalQuantity(std::string_view text) {
   return Int128String(m) + (it == kDecimal.end() ? "" : it->second);
 }
 
-Json KwokInstanceTypesToItemsJson(std::string_view text) {
-  const Json doc = ParseJsonText(text);
+Json KwokInstanceTypesToItemsJson(std::string_view text) { return KwokDocumentToItemsJson(ParseJsonText(text)); }
+
+Json KwokDocumentToItemsJson(const Json& doc) {
   if (!doc.is_array()) throw InputError("kwok instance types must be a JSON array, got " + JsonTypeName(doc));
   Json items = Json::array();
   std::map<std::string, std::size_t> seen;

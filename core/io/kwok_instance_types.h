@@ -33,6 +33,7 @@ std::vector<InstanceType> ParseKwokInstanceTypes(std::string_view text);
 // The same types as a JSON array of kplace `InstanceType` List items (scenario-format.md), for pasting into a
 // scenario's items.
 Json KwokInstanceTypesToItemsJson(std::string_view text);
+Json KwokDocumentToItemsJson(const Json& doc);  // the same, the file already parsed
 std::string KwokInstanceTypesToItems(std::string_view text);
 
 // resource.Quantity's canonical String() of a quantity's text ("2048Mi" -> "2Gi", "0.5" -> "500m", "1e3" -> "1e3");

@@ -135,25 +135,6 @@ void AddClusterLoop(const sim::SimResult& result, Json& out) {
   out["cost"] = CostJson(result.hourly_price);
 }
 
-Json ImportJson(const ImportSummary& in) {
-  Json j = {{"nodes", in.nodes},
-            {"podsBound", in.pods_bound},
-            {"podsPending", in.pods_pending},
-            {"otherScheduler", in.other_scheduler},
-            {"finishedPods", in.finished_pods},
-            {"terminatingPods", in.terminating_pods},
-            {"controllerPodsKept", in.controller_pods_kept},
-            {"deploymentsRepresentedByReplicaSets", in.workloads_represented},
-            {"generatedNames", in.generated_names},
-            {"volumeClaims", in.volume_claims},
-            {"documents", in.documents}};
-  if (!in.shape.empty()) j["shape"] = in.shape;
-  Json kinds = Json::object();
-  for (const auto& [kind, n] : in.ignored_kinds) kinds[kind] = n;
-  j["notSimulated"] = std::move(kinds);
-  return j;
-}
-
 Json ResultBodyJson(const sim::SimResult& result) {
   if (result.karpenter) {
     const karpenter::Result& k = *result.karpenter;
@@ -229,8 +210,26 @@ Json ResultBodyJson(const sim::SimResult& result) {
 
 }  // namespace
 
-std::string ImportSummaryText(const ImportSummary& in) {
-  if (!in.Noteworthy()) return "";
+Json ImportJson(const ImportSummary& in) {
+  Json j = {{"nodes", in.nodes},
+            {"podsBound", in.pods_bound},
+            {"podsPending", in.pods_pending},
+            {"otherScheduler", in.other_scheduler},
+            {"finishedPods", in.finished_pods},
+            {"terminatingPods", in.terminating_pods},
+            {"controllerPodsKept", in.controller_pods_kept},
+            {"deploymentsRepresentedByReplicaSets", in.workloads_represented},
+            {"generatedNames", in.generated_names},
+            {"volumeClaims", in.volume_claims},
+            {"documents", in.documents}};
+  if (!in.shape.empty()) j["shape"] = in.shape;
+  Json kinds = Json::object();
+  for (const auto& [kind, n] : in.ignored_kinds) kinds[kind] = n;
+  j["notSimulated"] = std::move(kinds);
+  return j;
+}
+
+std::string ImportSummarySentence(const ImportSummary& in) {
   auto n = [](std::size_t count, const char* one, const char* many) {
     return std::to_string(count) + " " + (count == 1 ? one : many);
   };
@@ -258,8 +257,11 @@ std::string ImportSummaryText(const ImportSummary& in) {
     for (std::size_t i = 0; i < in.ignored_kinds.size(); ++i)
       out += (i ? ", " : " ") + in.ignored_kinds[i].first + " " + std::to_string(in.ignored_kinds[i].second);
   }
-  out += ".\n";
   return out;
+}
+
+std::string ImportSummaryText(const ImportSummary& in) {
+  return in.Noteworthy() ? ImportSummarySentence(in) + ".\n" : "";
 }
 
 Json ResultToJson(const sim::SimResult& result) {

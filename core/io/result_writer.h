@@ -24,6 +24,11 @@ Json PodExplanationToJson(const sim::SimResult& result, const sim::PodResult& po
 // pods left to another scheduler, finished and terminating pods, controller pods not created again, kinds not
 // simulated. Empty when there is nothing to say (a hand-written List).
 std::string ImportSummaryText(const ImportSummary& in);
+// The same paragraph whatever the input, without its final period and newline (the cluster import adds its own
+// clauses: io/cluster_import.h).
+std::string ImportSummarySentence(const ImportSummary& in);
+// The result's "import" object.
+Json ImportJson(const ImportSummary& in);
 // Pretty JSON text with a trailing newline.
 std::string Dump(const Json& j);
 

@@ -228,6 +228,8 @@ bool IsNamespaced(const std::string& kind) {
 
 }  // namespace
 
+Json NodePoolFromProvisioner(const Json& provisioner) { return ProvisionerAsNodePool(provisioner, Reader("", "")); }
+
 void ScenarioBuilder::AddDocument(const Json& doc, const std::string& prefix) {
   if (!doc.is_object() && !doc.is_array())
     Reader(prefix, "").Fail("expected a Kubernetes object, a List or an array of them, got " + JsonTypeName(doc));
@@ -628,71 +630,6 @@ void ScenarioBuilder::ExpandWorkloads() {
     }
   }
   if (total > kMaxPods) Reader("", "items").Fail("more than " + std::to_string(kMaxPods) + " pods");
-}
-
-std::string ConvertClusterDump(std::string_view text, ImportSummary* summary) {
-  std::vector<Json> items;
-  ScenarioBuilder builder;
-  builder.KeepItems(&items);
-  const std::size_t documents = AddScenarioText(builder, text);
-  Scenario sc = builder.Finish();  // every error the run would report
-  if (documents > 1) {
-    sc.import.documents = documents;
-    sc.import.shape = std::to_string(documents) + " documents";
-  }
-  if (summary) *summary = sc.import;
-  std::string out = "{ \"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n";
-  bool first = true;
-  auto emit = [&](const Json& item) {
-    out += first ? "  " : ",\n  ";
-    out += item.dump(-1, ' ', false, Json::error_handler_t::replace);
-    first = false;
-  };
-  bool have_sim = false;
-  for (const auto& item : items)
-    if (item.is_object() && item.value("kind", "") == "Simulation") have_sim = true;
-  if (!have_sim)
-    emit({{"apiVersion", "kplace.dev/v1alpha1"},
-          {"kind", "Simulation"},
-          {"metadata", {{"name", "imported"}}},
-          {"spec", {{"mode", "cluster"}}}});
-  static const std::set<std::string> kSimulated = {"Node",
-                                                   "Pod",
-                                                   "PriorityClass",
-                                                   "PodDisruptionBudget",
-                                                   "Deployment",
-                                                   "ReplicaSet",
-                                                   "StatefulSet",
-                                                   "DaemonSet",
-                                                   "Service",
-                                                   "Job",
-                                                   "Namespace",
-                                                   "NodePool",
-                                                   "NodeClaim",
-                                                   "InstanceType",
-                                                   "KubeSchedulerConfiguration",
-                                                   "Simulation"};
-  for (Json item : items) {
-    const std::string kind = item.value("kind", "");
-    if (kind == "Provisioner" && item.value("apiVersion", "") == "karpenter.sh/v1alpha5") {
-      emit(ProvisionerAsNodePool(item, Reader("", "")));  // read as the NodePool it became (the parser warned)
-      continue;
-    }
-    if (!kSimulated.count(kind)) continue;  // the parser warned: not simulated
-    if (kind == "Pod") {
-      if (auto st = item.find("status"); st != item.end() && st->is_object()) {
-        const std::string phase = st->value("phase", "");
-        if (phase == "Succeeded" || phase == "Failed") continue;
-      }
-    }
-    // What kplace never reads (JSON Lists' items were read without it; YAML documents and arrays were not).
-    EraseUnread(item);
-    if (auto m = item.find("metadata"); m != item.end() && m->is_object())
-      if (auto a = m->find("annotations"); a != m->end() && a->is_object() && a->empty()) m->erase("annotations");
-    emit(item);
-  }
-  out += first ? "] }\n" : "\n] }\n";
-  return out;
 }
 
 }  // namespace kplace::io

@@ -89,10 +89,8 @@ struct ReadHooks {
 };
 std::size_t AddScenarioText(ScenarioBuilder& builder, std::string_view text, const ReadHooks& hooks = {});
 
-// `kplace convert kubectl`: a cluster dump (any shape ParseScenario reads) as one kplace scenario List, one item per
-// line, that runs exactly as the dump does: objects completed as the parser read them, finished pods (they hold
-// nothing) and what kplace never reads (json_text.h: EraseUnread) dropped, and a Simulation item first when the dump
-// has none. Throws InputError as ParseScenario would. summary: what the parser made of the dump.
-std::string ConvertClusterDump(std::string_view text, ImportSummary* summary = nullptr);
+// A karpenter.sh/v1alpha5 Provisioner as the karpenter.sh/v1 NodePool the parser reads it as (the fields kplace
+// reads moved to their NodePool places).
+Json NodePoolFromProvisioner(const Json& provisioner);
 
 }  // namespace kplace::io

@@ -1041,6 +1041,146 @@ class Stream {
   std::size_t number_ = 0;
 };
 
+// ---- Json -> YAML (JsonToYaml) --------------------------------------------------------------------------------
+
+// A string written plain reads back as itself: go-yaml v2 (the resolution above) would not take it for a null, a
+// bool, a number or the merge key; nothing in it starts a comment, a mapping value, a flow collection, an alias, a
+// tag, a directive or a document marker; it is printable ASCII without leading or trailing space. Strings that
+// other YAML readers take for something else are quoted too: timestamps (go-yaml v3 decodes them as time.Time) and
+// YAML 1.1's sexagesimal numbers (`1:30`).
+bool PlainSafe(std::string_view s) {
+  if (s.empty() || std::string_view("-?:,[]{}#&*!|>'\"%@` ").find(s[0]) != std::string_view::npos) return false;
+  if (s.substr(0, 3) == "..." || s == "<<") return false;  // a document end; the merge key (decode.go isMerge)
+  if (s.back() == ' ' || s.back() == ':') return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c >= 0x7f) return false;
+    if (c == ':' && (i + 1 == s.size() || s[i + 1] == ' ')) return false;
+    if (c == '#' && s[i - 1] == ' ') return false;
+  }
+  if (ResolveText("", s).type != Scalar::kString || GoTimestamp(s)) return false;
+  if ((IsDigit(s[0]) || s[0] == '+' || s[0] == '-') && s.find(':') != std::string_view::npos) return false;
+  return true;
+}
+
+// A double-quoted scalar: the JSON escapes YAML shares, \xHH for other control characters (C1 included), and YAML's
+// own escapes for what YAML 1.1 reads as line breaks (NEL, LS, PS), skips (a byte order mark) or refuses (U+FFFE,
+// U+FFFF).
+std::string DoubleQuoted(std::string_view s) {
+  std::string out = "\"";
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        continue;
+      case '\\':
+        out += "\\\\";
+        continue;
+      case '\n':
+        out += "\\n";
+        continue;
+      case '\t':
+        out += "\\t";
+        continue;
+      case '\r':
+        out += "\\r";
+        continue;
+      default:
+        break;
+    }
+    if (c < 0x20 || c == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+      // U+0080..U+009F: C1 controls, not printable in YAML; U+0085 (NEL) is a line break.
+      const auto cp = static_cast<unsigned char>(s[i + 1]);
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += cp == 0x85 ? std::string("\\N") : std::string("\\x") + kHex[cp >> 4] + kHex[cp & 15];
+      ++i;
+    } else if (s.substr(i, 3) == "\xEF\xBF\xBE" || s.substr(i, 3) == "\xEF\xBF\xBF") {
+      out += s[i + 2] == '\xBE' ? "\\uFFFE" : "\\uFFFF";  // noncharacters, not printable in YAML
+      i += 2;
+    } else if (s.substr(i, 3) == "\xE2\x80\xA8") {
+      out += "\\L";
+      i += 2;
+    } else if (s.substr(i, 3) == "\xE2\x80\xA9") {
+      out += "\\P";
+      i += 2;
+    } else if (s.substr(i, 3) == "\xEF\xBB\xBF") {
+      out += "\\uFEFF";
+      i += 2;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string ScalarYaml(const Json& v) {
+  if (v.is_string()) {
+    const std::string& s = v.get_ref<const std::string&>();
+    return PlainSafe(s) ? s : DoubleQuoted(s);
+  }
+  // null, true/false and numbers as JSON writes them, which go-yaml v2 resolves to the same values.
+  return v.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+bool IsBlock(const Json& v) { return (v.is_object() || v.is_array()) && !v.empty(); }
+
+// Writes v, a non-empty container, as a block node whose lines are indented by `indent`; the first line's indent is
+// already written when first_inline (a sequence entry's "- ").
+void EmitBlock(const Json& v, std::size_t indent, bool first_inline, std::string& out) {
+  bool first = true;
+  auto pad = [&]() {
+    if (!(first && first_inline)) out.append(indent, ' ');
+    first = false;
+  };
+  if (v.is_array()) {
+    for (const Json& e : v) {
+      pad();
+      out += '-';
+      if (IsBlock(e)) {
+        out += ' ';
+        EmitBlock(e, indent + 2, true, out);
+      } else {
+        out += ' ';
+        out += e.is_object() ? "{}" : e.is_array() ? "[]" : ScalarYaml(e);
+        out += '\n';
+      }
+    }
+    return;
+  }
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    pad();
+    const std::string key = ScalarYaml(Json(it.key()));
+    // libyaml reads an implicit key of at most 1024 characters; a longer one is an explicit key ("? key").
+    const bool explicit_key = key.size() > 1000;
+    if (explicit_key) {
+      out += "? " + key + "\n";
+      out.append(indent, ' ');
+    } else {
+      out += key;
+    }
+    out += ':';
+    const Json& value = it.value();
+    if (value.is_object() && !value.empty()) {
+      out += '\n';
+      EmitBlock(value, indent + 2, false, out);
+    } else if (value.is_array() && !value.empty()) {
+      out += '\n';
+      // kubectl's (go-yaml v2's) style: a mapping's sequence is not indented further; under an explicit key it is.
+      EmitBlock(value, explicit_key ? indent + 2 : indent, false, out);
+    } else {
+      out += ' ';
+      out += value.is_object() ? "{}" : value.is_array() ? "[]" : ScalarYaml(value);
+      out += '\n';
+    }
+  }
+}
+
 }  // namespace
 
 void ForEachYamlDocument(std::string_view text,
@@ -1052,6 +1192,15 @@ void ForEachYamlDocument(std::string_view text,
 std::vector<Json> ParseYamlText(std::string_view text) {
   std::vector<Json> out;
   ForEachYamlDocument(text, [&](Json&& value, const YamlDocumentInfo&) { out.push_back(std::move(value)); });
+  return out;
+}
+
+std::string JsonToYaml(const Json& doc) {
+  std::string out;
+  if (IsBlock(doc))
+    EmitBlock(doc, 0, false, out);
+  else
+    out = (doc.is_object() ? "{}" : doc.is_array() ? "[]" : ScalarYaml(doc)) + "\n";
   return out;
 }
 

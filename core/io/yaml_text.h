@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -37,5 +38,13 @@ std::vector<Json> ParseYamlText(std::string_view text);
 // one at a time. On an InputError the documents before the bad one have already been delivered.
 void ForEachYamlDocument(std::string_view text,
                          const std::function<void(Json&&, const YamlDocumentInfo&)>& on_document);
+
+// doc as one YAML document in block style, the way `kubectl get -o yaml` writes it: keys in order, two spaces per
+// level, a mapping's sequence not indented further ("items:\n- kind: Node"), empty containers as {} and []. A string
+// is plain only when every YAML 1.1 reader (go-yaml v2, as kubectl and ParseYamlText read it) takes it back as that
+// string; otherwise it is double-quoted (numbers, booleans, null, timestamps, indicators, `: ` and ` #`, leading or
+// trailing space, control characters and line breaks escaped). ParseYamlText(JsonToYaml(doc)) equals doc (integral
+// floats come back as integers, as kubectl's YAML-to-JSON writes them).
+std::string JsonToYaml(const Json& doc);
 
 }  // namespace kplace::io

@@ -260,7 +260,11 @@ TEST(Cli, ImportedDumpIsSummarisedAndConverts) {
   EXPECT_NE(o.out.find("shop/job-x"), std::string::npos);
   Output c = RunCli("convert kubectl -", dump);
   EXPECT_EQ(c.code, 0) << c.err;
-  EXPECT_EQ(c.err, "kplace: 1 finished pod (Succeeded/Failed) left out: they hold nothing\n");
+  // The sentence the playground shows after the same import.
+  EXPECT_EQ(
+      c.err,
+      "kplace: Imported 2 documents: 1 node, 1 pod bound, 1 pending (1 left to another scheduler); 1 finished pod "
+      "(Succeeded/Failed) left out: they hold nothing; a Simulation added (mode cluster).\n");
   EXPECT_NE(c.out.find(R"({"apiVersion":"v1","kind":"Pod","metadata":{"labels":{"app":"web")"), std::string::npos)
       << c.out;
   EXPECT_EQ(c.out.find("managedFields"), std::string::npos);

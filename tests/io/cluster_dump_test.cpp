@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "core/io/cluster_import.h"
 #include "core/io/json_reader.h"
 #include "core/io/result_writer.h"
 #include "core/io/scenario_parser.h"

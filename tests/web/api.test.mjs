@@ -1,10 +1,16 @@
 // The wasm core's C API under node: every preset gives the native golden result, bad input gives the parse error
-// as data (never a trap), and the module keeps working afterwards.
+// as data (never a trap), and the module keeps working afterwards; the cluster import (kplace_import) gives the
+// native goldens of tests/data/import, byte for byte what the native `kplace convert kubectl` prints (compared
+// directly when the native CLI is built: KPLACE_CLI or build/native-debug/kplace); the YAML export
+// (kplace_to_yaml) reads back as the same scenario.
 //   node --test tests/web/api.test.mjs        (after `cmake --build --preset wasm`)
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
+
+import YAML from 'yaml';
 
 import { loadCore, repoRoot } from './kplace_core.mjs';
 
@@ -119,5 +125,87 @@ describe('bad input is data, never a trap', () => {
   test('the module still works after errors', () => {
     failure('{');
     assert.equal(core.run(readPreset('quickstart.json')).status, 'success');
+  });
+});
+
+describe('kplace_import: the core import, what `kplace convert kubectl` prints', () => {
+  const dir = path.join(repoRoot, 'tests/data/import');
+  const inputs = readdirSync(dir).filter((f) => statSync(path.join(dir, f)).isFile()).sort();
+  const cli = process.env.KPLACE_CLI || path.join(repoRoot, 'build/native-debug/kplace');
+  const haveCli = existsSync(cli);
+  test('fixtures', () => assert.ok(inputs.length >= 6, inputs.join()));
+  for (const file of inputs) {
+    test(file, (t) => {
+      const out = core.importDump(readFileSync(path.join(dir, file), 'utf8'));
+      const want = JSON.parse(readFileSync(path.join(dir, 'expected', `${file}.import.json`), 'utf8'));
+      const native = haveCli ? spawnSync(cli, ['convert', 'kubectl', path.join(dir, file)], { encoding: 'utf8' }) : null;
+      if (!haveCli) t.diagnostic(`no native CLI at ${cli}: compared with the native goldens only`);
+      if (want.error) {
+        assert.deepEqual(out, { status: 'failure', errors: [{ message: want.error, internal: false }] });
+        if (native) {
+          assert.equal(native.status, 2);
+          assert.equal(native.stderr, `kplace: ${path.join(dir, file)}: ${want.error}\n`);
+        }
+        return;
+      }
+      assert.equal(out.status, 'success', JSON.stringify(out.errors));
+      assert.deepEqual(out.import, want.import);
+      assert.equal(out.scenario, readFileSync(path.join(dir, 'expected', `${file}.scenario.json`), 'utf8'));
+      if (native) {
+        assert.equal(native.status, 0, native.stderr);
+        assert.equal(native.stdout, out.scenario, 'the page and the CLI convert differently');
+        assert.equal(native.stderr, `kplace: ${out.import.message}\n`, 'the page and the CLI say different things');
+      }
+      const run = core.run(out.scenario);
+      assert.equal(run.status, 'success', JSON.stringify(run.errors));
+      // What was read is summarised the same way by the import and by a run of the dump itself.
+      if (!file.startsWith('kwok')) {
+        const direct = core.run(readFileSync(path.join(dir, file), 'utf8'));
+        assert.deepEqual(direct.result.pods, run.result.pods);
+        for (const k of ['nodes', 'podsBound', 'podsPending', 'otherScheduler', 'controllerPodsKept', 'finishedPods']) {
+          assert.equal(out.import[k], direct.result.import[k], k);
+        }
+      }
+    });
+  }
+  test('the summary names what the page shows', () => {
+    const out = core.importDump(readFileSync(path.join(dir, 'kubectl-cluster.json'), 'utf8'));
+    assert.deepEqual(Object.keys(out.import).sort(), [
+      'controllerPodsKept', 'deploymentsRepresentedByReplicaSets', 'documents', 'finishedPods', 'generatedNames',
+      'instanceTypes', 'items', 'message', 'nodes', 'notSimulated', 'otherScheduler', 'podsBound', 'podsPending',
+      'simulationAdded', 'terminatingPods', 'volumeClaims']);
+    assert.match(out.import.message, /^Imported a List: 2 nodes, 3 pods bound, 2 pending \(1 left to another scheduler\); /);
+  });
+  test('bad input is data', () => {
+    for (const text of ['', '{', 'a: [1, 2\nb: }', '[5]', '{"kind": "List", "items": [{"kind": "Node"}]}']) {
+      const out = core.importDump(text);
+      assert.equal(out.status, 'failure', text);
+      assert.equal(out.errors[0].internal, false, out.errors[0].message);
+    }
+    assert.match(core.importDump('{"kind": "List", "items": [').errors[0].message, /^invalid JSON at line 1, column \d+/);
+    assert.equal(core.importDump('[]').status, 'success');
+  });
+});
+
+describe('kplace_to_yaml: the scenario as kubectl-style YAML', () => {
+  for (const file of presets) {
+    test(file, () => {
+      const text = readPreset(file);
+      const out = core.toYaml(text);
+      assert.equal(out.status, 'success', JSON.stringify(out.errors));
+      assert.match(out.yaml, /^apiVersion: v1\nitems:\n- /);
+      // The core reads it back (go-yaml v2's YAML 1.1 rules) as the same scenario, and so does a YAML 1.2 reader.
+      assert.deepEqual(core.run(out.yaml), core.run(text));
+      assert.deepEqual(YAML.parse(out.yaml), JSON.parse(text));
+      assert.equal(core.toYaml(out.yaml).yaml, out.yaml);
+    });
+  }
+  test('strings YAML would read as something else are quoted', () => {
+    const doc = { a: ['yes', 'no', 'on', '0777', '1e3', '~', '', ' x', 'a: b', '2026-01-01', '12:30', 'x\ny', '.inf'] };
+    const out = core.toYaml(JSON.stringify(doc));
+    assert.equal(out.status, 'success');
+    assert.deepEqual(YAML.parse(out.yaml), doc);
+    assert.deepEqual(YAML.parse(out.yaml, { version: '1.1' }), doc);
+    assert.equal(core.toYaml('{').status, 'failure');
   });
 });

@@ -25,6 +25,24 @@ export async function loadCore() {
         mod.ccall('kplace_free', null, ['number'], [ptr]);
       }
     },
+    // kplace_import: {status: "success", scenario, import} or the failure envelope.
+    importDump(text) {
+      const ptr = mod.ccall('kplace_import', 'number', ['string'], [text]);
+      try {
+        return JSON.parse(mod.UTF8ToString(ptr));
+      } finally {
+        mod.ccall('kplace_free', null, ['number'], [ptr]);
+      }
+    },
+    // kplace_to_yaml: {status: "success", yaml} or the failure envelope.
+    toYaml(text) {
+      const ptr = mod.ccall('kplace_to_yaml', 'number', ['string'], [text]);
+      try {
+        return JSON.parse(mod.UTF8ToString(ptr));
+      } finally {
+        mod.ccall('kplace_free', null, ['number'], [ptr]);
+      }
+    },
     run(text, { explain = false } = {}) {
       const ptr = mod.ccall('kplace_run', 'number', ['string', 'number'], [text, explain ? 1 : 0]);
       try {

@@ -1,6 +1,6 @@
 // Every Web Worker the page starts (kplace-worker.js, a classic worker with kplace-core): one runs large scenarios
 // for the app, a second explains a background run's pods on demand (so an explanation never cancels a run), and a
-// short-lived one per import prepares the dump. Answers go back into the app by its edit generation (seq).
+// short-lived one per import or YAML export runs the core's conversion. Answers go back into the app by its edit generation (seq).
 import { mod, withString } from './app.js';
 import { showProgress } from './overlay.js';
 
@@ -8,7 +8,7 @@ let worker = null;      // the Web Worker running kplace-core for large scenario
 let workerBusy = false;
 let explainWorker = null;  // a second one for on-demand explanations, so they never cancel a run
 let explainBusy = false;
-let importSeq = 0;
+let taskSeq = 0;
 
 // Large scenarios: the app hands the text here (seq = its edit generation) and takes the answer back with
 // _kplace_app_complete, which drops answers to superseded edits. A run still going when a newer one starts is
@@ -74,22 +74,23 @@ export function runInWorker(seq, text) {
   worker.postMessage({ seq, text });
 }
 
-// Import: the worker flattens and trims a dump ({text} or {docs}, with its filename); resolves with its answer,
-// {text, summary} or {error, yaml?}.
-export function importInWorker(message) {
+// One-off jobs for the core in a short-lived worker, off the main thread: "import" (a cluster dump's text ->
+// {scenario, import}: kplace_import) and "yaml" (a scenario -> {yaml}: kplace_to_yaml). Resolves with the worker's
+// answer, or {error}.
+export function coreTask(type, text) {
   return new Promise((resolve) => {
     const w = new Worker('kplace-worker.js');
-    const id = ++importSeq;
+    const id = ++taskSeq;
     w.onmessage = (e) => {
-      if (e.data.type !== 'import' || e.data.id !== id) return;
+      if (e.data.type !== type || e.data.id !== id) return;
       w.terminate();
       resolve(e.data);
     };
     w.onerror = (e) => {
       e.preventDefault();
       w.terminate();
-      resolve({ error: e.message || 'the import worker failed' });
+      resolve({ error: e.message || `the ${type} worker failed` });
     };
-    w.postMessage({ type: 'import', id, ...message });
+    w.postMessage({ type, id, text });
   });
 }

@@ -1,0 +1,234 @@
+#include "core/io/cluster_import.h"
+
+#include <exception>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "core/io/json_text.h"
+#include "core/io/kwok_instance_types.h"
+#include "core/io/result_writer.h"
+#include "core/io/scenario_parser.h"
+#include "core/sim/runner.h"
+
+namespace kplace::io {
+namespace {
+
+// The List, written an item at a time as the parser reads them. The Simulation the dump may lack goes first; it is
+// written up front and cut out at the end if the dump turns out to have its own (in place: a large dump's text is
+// never copied).
+class ListWriter {
+ public:
+  ListWriter() {
+    out_ = "{ \"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n";
+    sim_begin_ = out_.size();
+    Emit({{"apiVersion", "kplace.dev/v1alpha1"},
+          {"kind", "Simulation"},
+          {"metadata", {{"name", "imported"}}},
+          {"spec", {{"mode", "cluster"}}}});
+    sim_end_ = out_.size();
+  }
+
+  // Writes the items the parser kept (as it read them) and empties kept.
+  void Drain(std::vector<Json>& kept) {
+    for (Json& item : kept) Write(std::move(item));
+    kept.clear();
+  }
+
+  void Finish(ClusterImport& out) {
+    if (have_sim_) {
+      // "  {Simulation},\n  {next item}": keep the indent, cut the added item and its separator. The dump's own
+      // Simulation follows, so there is a next item.
+      out_.erase(sim_begin_ + 2, sim_end_ - sim_begin_ + 2);
+    } else {
+      ++items_;
+    }
+    out_ += "\n] }\n";
+    out.scenario = std::move(out_);
+    out.items = items_;
+    out.instance_types = instance_types_;
+    out.simulation_added = !have_sim_;
+  }
+
+ private:
+  void Emit(const Json& item) {
+    out_ += out_.size() == sim_begin_ ? "  " : ",\n  ";
+    out_ += item.dump(-1, ' ', false, Json::error_handler_t::replace);
+  }
+
+  void Write(Json item) {
+    static const std::set<std::string> kSimulated = {"Node",
+                                                     "Pod",
+                                                     "PriorityClass",
+                                                     "PodDisruptionBudget",
+                                                     "Deployment",
+                                                     "ReplicaSet",
+                                                     "StatefulSet",
+                                                     "DaemonSet",
+                                                     "Service",
+                                                     "Job",
+                                                     "Namespace",
+                                                     "NodePool",
+                                                     "NodeClaim",
+                                                     "InstanceType",
+                                                     "KubeSchedulerConfiguration",
+                                                     "Simulation"};
+    if (!item.is_object()) return;  // the parser rejected it already
+    const std::string kind = item.value("kind", "");
+    if (kind == "Provisioner" && item.value("apiVersion", "") == "karpenter.sh/v1alpha5") {
+      Emit(NodePoolFromProvisioner(item));  // read as the NodePool it became (the parser warned)
+      ++items_;
+      return;
+    }
+    if (!kSimulated.count(kind)) return;  // the parser warned: not simulated
+    if (kind == "Simulation") have_sim_ = true;
+    if (kind == "InstanceType") ++instance_types_;
+    if (kind == "Pod") {
+      if (auto st = item.find("status"); st != item.end() && st->is_object()) {
+        const std::string phase = st->value("phase", "");
+        if (phase == "Succeeded" || phase == "Failed") return;  // finished: holds nothing
+      }
+    }
+    // What kplace never reads (JSON Lists' items were read without it; YAML documents and arrays were not).
+    EraseUnread(item);
+    if (auto m = item.find("metadata"); m != item.end() && m->is_object())
+      if (auto a = m->find("annotations"); a != m->end() && a->is_object() && a->empty()) m->erase("annotations");
+    Emit(item);
+    ++items_;
+  }
+
+  std::string out_;
+  std::size_t sim_begin_ = 0, sim_end_ = 0;
+  std::size_t items_ = 0, instance_types_ = 0;
+  bool have_sim_ = false;
+};
+
+ClusterImport Finished(ScenarioBuilder& builder, ListWriter& writer, std::size_t documents, bool kwok_only) {
+  Scenario sc = builder.Finish();  // every error the run would report
+  if (documents > 1) {
+    sc.import.documents = documents;
+    sc.import.shape = std::to_string(documents) + " documents";
+  } else if (kwok_only) {
+    sc.import.shape = "Karpenter kwok instance types";
+  }
+  ClusterImport out;
+  out.summary = sim::NewResult(sc).import;  // nodes and pods as the run counts them
+  writer.Finish(out);
+  return out;
+}
+
+// One JSON List (kubectl get -o json), an item at a time as AddScenarioText reads it, each item written out as soon
+// as it is read (the items are never all held at once); nullopt for any other shape and on any error (the general
+// read then reports the error exactly as ParseScenario does).
+std::optional<ClusterImport> ImportList(std::string_view text) {
+  if (text.size() > kMaxInputBytes) return std::nullopt;
+  std::optional<ListLayout> layout = SplitList(text);
+  if (!layout) return std::nullopt;
+  try {
+    ScenarioBuilder builder;
+    std::vector<Json> kept;
+    builder.KeepItems(&kept);
+    // Everything but the items: the document with an empty items array.
+    const std::string shell =
+        std::string(text.substr(0, layout->items_begin)) + "[]" + std::string(text.substr(layout->items_end));
+    if (!builder.BeginList(ParseJsonText(shell))) return std::nullopt;
+    ListWriter writer;
+    for (std::size_t i = 0; i < layout->elements.size(); ++i) {
+      const auto [begin, end] = layout->elements[i];
+      // An item sits in the List object and its items array: 2 containers deep.
+      builder.Add(ParseJsonValue(text, begin, end, 2, Unread::kLeaveOut), i);
+      writer.Drain(kept);
+    }
+    layout.reset();
+    return Finished(builder, writer, 1, false);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// Any shape the parser reads, as ParseScenario reads it (AddScenarioText: a JSON List's items one at a time, without
+// what kplace never reads).
+ClusterImport ImportScenarioText(std::string_view text) {
+  if (std::optional<ClusterImport> list = ImportList(text)) return std::move(*list);
+  ScenarioBuilder builder;
+  std::vector<Json> kept;
+  builder.KeepItems(&kept);
+  const std::size_t documents = AddScenarioText(builder, text);
+  ListWriter writer;
+  writer.Drain(kept);
+  return Finished(builder, writer, documents, false);
+}
+
+// The documents read whole, kwok instance types among them converted; each is released once added.
+ClusterImport ImportDocuments(std::string_view text) {
+  std::vector<std::size_t> numbers;
+  std::vector<Json> docs = ReadDocuments(text, &numbers);
+  ScenarioBuilder builder;
+  std::vector<Json> kept;
+  builder.KeepItems(&kept);
+  ListWriter writer;
+  bool kwok_only = true;
+  for (std::size_t d = 0; d < docs.size(); ++d) {
+    const std::string prefix = docs.size() == 1 ? "" : "document " + std::to_string(numbers[d]);
+    if (IsKwokInstanceTypes(docs[d])) {
+      try {
+        docs[d] = KwokDocumentToItemsJson(docs[d]);
+      } catch (const InputError& e) {
+        // "[3] (c-1x-amd64-linux): offerings[0].Price: ..." named as the builder names a document's array items.
+        if (prefix.empty()) throw;
+        throw InputError(prefix + (e.what()[0] == '[' ? "" : ": ") + e.what());
+      }
+    } else {
+      kwok_only = false;
+    }
+    builder.AddDocument(docs[d], prefix);
+    docs[d] = Json();
+    writer.Drain(kept);
+  }
+  return Finished(builder, writer, docs.size(), kwok_only);
+}
+
+}  // namespace
+
+bool IsKwokInstanceTypes(const Json& doc) {
+  if (!doc.is_array() || doc.empty()) return false;
+  for (const Json& t : doc) {
+    if (!t.is_object() || t.contains("kind") || t.contains("items")) return false;  // an object or a list
+    auto name = t.find("name"), offerings = t.find("offerings");
+    if (name == t.end() || !name->is_string() || offerings == t.end() || !offerings->is_array()) return false;
+  }
+  return true;
+}
+
+ClusterImport ImportClusterDump(std::string_view text) {
+  // Only a text that names "offerings" can hold kwok instance types, the one shape ParseScenario does not read.
+  if (text.find("offerings") != std::string_view::npos) return ImportDocuments(text);
+  return ImportScenarioText(text);
+}
+
+std::string ConvertClusterDump(std::string_view text, ImportSummary* summary) {
+  ClusterImport im = ImportClusterDump(text);
+  if (summary) *summary = im.summary;
+  return std::move(im.scenario);
+}
+
+std::string ImportMessage(const ClusterImport& import) {
+  std::string out = ImportSummarySentence(import.summary);
+  if (import.instance_types)
+    out += "; " + std::to_string(import.instance_types) +
+           (import.instance_types == 1 ? " instance type" : " instance types");
+  if (import.simulation_added) out += "; a Simulation added (mode cluster)";
+  return out + ".";
+}
+
+Json ImportToJson(const ClusterImport& import) {
+  Json j = ImportJson(import.summary);
+  j["items"] = import.items;
+  j["instanceTypes"] = import.instance_types;
+  j["simulationAdded"] = import.simulation_added;
+  j["message"] = ImportMessage(import);
+  return j;
+}
+
+}  // namespace kplace::io
