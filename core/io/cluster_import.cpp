@@ -1,7 +1,5 @@
 #include "core/io/cluster_import.h"
 
-#include <exception>
-#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -118,77 +116,6 @@ ClusterImport Finished(ScenarioBuilder& builder, ListWriter& writer, std::size_t
   return out;
 }
 
-// One JSON List (kubectl get -o json), an item at a time as AddScenarioText reads it, each item written out as soon
-// as it is read (the items are never all held at once); nullopt for any other shape and on any error (the general
-// read then reports the error exactly as ParseScenario does).
-std::optional<ClusterImport> ImportList(std::string_view text) {
-  if (text.size() > kMaxInputBytes) return std::nullopt;
-  std::optional<ListLayout> layout = SplitList(text);
-  if (!layout) return std::nullopt;
-  try {
-    ScenarioBuilder builder;
-    std::vector<Json> kept;
-    builder.KeepItems(&kept);
-    // Everything but the items: the document with an empty items array.
-    const std::string shell =
-        std::string(text.substr(0, layout->items_begin)) + "[]" + std::string(text.substr(layout->items_end));
-    if (!builder.BeginList(ParseJsonText(shell))) return std::nullopt;
-    ListWriter writer;
-    for (std::size_t i = 0; i < layout->elements.size(); ++i) {
-      const auto [begin, end] = layout->elements[i];
-      // An item sits in the List object and its items array: 2 containers deep.
-      builder.Add(ParseJsonValue(text, begin, end, 2, Unread::kLeaveOut), i);
-      writer.Drain(kept);
-    }
-    layout.reset();
-    return Finished(builder, writer, 1, false);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-}
-
-// Any shape the parser reads, as ParseScenario reads it (AddScenarioText: a JSON List's items one at a time, without
-// what kplace never reads).
-ClusterImport ImportScenarioText(std::string_view text) {
-  if (std::optional<ClusterImport> list = ImportList(text)) return std::move(*list);
-  ScenarioBuilder builder;
-  std::vector<Json> kept;
-  builder.KeepItems(&kept);
-  const std::size_t documents = AddScenarioText(builder, text);
-  ListWriter writer;
-  writer.Drain(kept);
-  return Finished(builder, writer, documents, false);
-}
-
-// The documents read whole, kwok instance types among them converted; each is released once added.
-ClusterImport ImportDocuments(std::string_view text) {
-  std::vector<std::size_t> numbers;
-  std::vector<Json> docs = ReadDocuments(text, &numbers);
-  ScenarioBuilder builder;
-  std::vector<Json> kept;
-  builder.KeepItems(&kept);
-  ListWriter writer;
-  bool kwok_only = true;
-  for (std::size_t d = 0; d < docs.size(); ++d) {
-    const std::string prefix = docs.size() == 1 ? "" : "document " + std::to_string(numbers[d]);
-    if (IsKwokInstanceTypes(docs[d])) {
-      try {
-        docs[d] = KwokDocumentToItemsJson(docs[d]);
-      } catch (const InputError& e) {
-        // "[3] (c-1x-amd64-linux): offerings[0].Price: ..." named as the builder names a document's array items.
-        if (prefix.empty()) throw;
-        throw InputError(prefix + (e.what()[0] == '[' ? "" : ": ") + e.what());
-      }
-    } else {
-      kwok_only = false;
-    }
-    builder.AddDocument(docs[d], prefix);
-    docs[d] = Json();
-    writer.Drain(kept);
-  }
-  return Finished(builder, writer, docs.size(), kwok_only);
-}
-
 }  // namespace
 
 bool IsKwokInstanceTypes(const Json& doc) {
@@ -202,9 +129,31 @@ bool IsKwokInstanceTypes(const Json& doc) {
 }
 
 ClusterImport ImportClusterDump(std::string_view text) {
-  // Only a text that names "offerings" can hold kwok instance types, the one shape ParseScenario does not read.
-  if (text.find("offerings") != std::string_view::npos) return ImportDocuments(text);
-  return ImportScenarioText(text);
+  // Read as ParseScenario reads it (AddScenarioText: a JSON List's items one at a time, without what kplace never
+  // reads), each item written out as soon as it is read, so a large dump's items are never all held at once.
+  ScenarioBuilder builder;
+  std::vector<Json> kept;
+  builder.KeepItems(&kept);
+  ListWriter writer;
+  bool kwok_only = true;
+  ReadHooks hooks;
+  hooks.document = [&kwok_only](Json& doc, const std::string& prefix) {
+    // Karpenter kwok's instance_types.json, the one shape ParseScenario does not read: its InstanceType items.
+    if (!IsKwokInstanceTypes(doc)) {
+      kwok_only = false;
+      return;
+    }
+    try {
+      doc = KwokDocumentToItemsJson(doc);
+    } catch (const InputError& e) {
+      // "[3] (c-1x-amd64-linux): offerings[0].Price: ..." named as the builder names a document's array items.
+      if (prefix.empty()) throw;
+      throw InputError(prefix + (e.what()[0] == '[' ? "" : ": ") + e.what());
+    }
+  };
+  hooks.added = [&writer, &kept] { writer.Drain(kept); };
+  const std::size_t documents = AddScenarioText(builder, text, hooks);
+  return Finished(builder, writer, documents, kwok_only);
 }
 
 std::string ConvertClusterDump(std::string_view text, ImportSummary* summary) {
