@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Prints scheduling throughput (pods/s) on generated clusters: the native Release benchmarks (Google Benchmark), then
-# the same scenarios through the WebAssembly core under node when the site is built (`cmake --build --preset wasm`).
-# Arguments go to the native benchmark binary (e.g. --benchmark_filter=BM_Preemption).
-# Large imports (a 5,000-node / 50,000-pod dump through `kplace run`, next to Python's json.loads):
-# bench/import_bench.py after building the CLI (cmake --build --preset native-release --target kplace).
+# The benchmarks, and the report docs/benchmarks.md they regenerate:
+#   1. builds the Release CLI and the Google Benchmark binary (native-release) and the site (wasm preset);
+#   2. runs the Google Benchmark cases (core only: scheduling and Karpenter throughput, parsing);
+#   3. runs bench/bench.mjs: every scenario of bench/scenarios.mjs end to end through the native CLI and through the
+#      page's WebAssembly core under node, in one run, and writes docs/benchmarks.md (--no-report: print only).
+# Arguments other than --no-report go to the Google Benchmark binary (e.g. --benchmark_filter=BM_Preemption).
+# Large imports (a 5,000-node / 50,000-pod dump): bench/import_bench.py and bench/page_import_bench.mjs (figures in
+# bench/REPORT.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+report=(--report docs/benchmarks.md)
+args=()
+for a in "$@"; do
+  if [[ $a == --no-report ]]; then report=(); else args+=("$a"); fi
+done
 scripts/install-deps.sh native
+scripts/install-deps.sh web
 cmake --preset native-release >/dev/null
-cmake --build --preset native-release --target kplace_bench -j "$(nproc)"
-build/native-release/bench/kplace_bench "$@"
-if [[ -f build/wasm/site/kplace-core.wasm ]] && command -v node >/dev/null; then
-  echo
-  node bench/wasm_bench.mjs
-else
-  echo "(WebAssembly figures: build the site with 'cmake --preset wasm && cmake --build --preset wasm' first)"
-fi
+cmake --build --preset native-release --target kplace kplace_bench -j "$(nproc)"
+cmake --preset wasm >/dev/null
+cmake --build --preset wasm --target kplace_core_api -j "$(nproc)"
+build/native-release/bench/kplace_bench "${args[@]}"
+echo
+node bench/bench.mjs "${report[@]}"
