@@ -141,18 +141,20 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
       for (const auto& n : plugins_with_nodes) list += (list.empty() ? "" : " ") + n;
       absent_reason = "node(s) didn't satisfy plugin(s) [" + list + "]";
       fit.absent_reasons = {absent_reason};
-    } else {
-      candidates.reserve(nodes.size());
-      for (auto& n : nodes) candidates.push_back(&n);
     }
+    // Without a PreFilterResult every node is a candidate, in snapshot order: index the snapshot directly.
+    auto candidate = [&](std::size_t i) -> NodeInfo* { return pre_result ? candidates[i] : &nodes[i]; };
 
-    std::size_t num_all = candidates.size();
+    std::size_t num_all = pre_result ? candidates.size() : nodes.size();
     std::size_t to_find = NumFeasibleNodesToFind(fw_->percentage_of_nodes_to_score(), num_all);
     if (fw_->score().empty()) to_find = std::min<std::size_t>(to_find, 1);
     if (explain) explain->num_nodes_to_find = to_find;
     bool nominated_seen = false;
+    // Visits (next_start_node_index_ + i) % num_all without a division per node.
+    std::size_t at = num_all ? next_start_node_index_ % num_all : 0;
     for (std::size_t i = 0; i < num_all && feasible.size() < to_find; ++i) {
-      NodeInfo* n = candidates[(next_start_node_index_ + i) % num_all];
+      NodeInfo* n = candidate(at);
+      if (++at == num_all) at = 0;
       Status s = FilterNode(state_, pod, *n);
       Record(explain, *n, s);
       if (n == nominated) {

@@ -3,11 +3,14 @@
 // lookup is an index, not a map search. Clone() copies the state for what-if evaluations (preemption).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <typeinfo>
 #include <vector>
 
 namespace kplace::framework {
+
+class FilterPlugin;
 
 struct StateData {
   virtual ~StateData() = default;
@@ -19,6 +22,7 @@ class CycleState {
   void Reset(std::size_t slots) {
     data_.clear();
     data_.resize(slots);
+    active_filters_ready = false;
   }
   void Write(std::size_t slot, std::unique_ptr<StateData> d) {
     if (slot >= data_.size()) data_.resize(slot + 1);
@@ -39,10 +43,17 @@ class CycleState {
       if (data_[i]) c.data_[i] = data_[i]->Clone();
     c.skip_filter = skip_filter;
     c.skip_score = skip_score;
+    c.active_filters = active_filters;
+    c.active_filters_ready = active_filters_ready;
     return c;
   }
   // Set by the framework when a plugin's PreFilter / PreScore returned Skip.
-  std::vector<bool> skip_filter, skip_score;
+  // Bytes, not vector<bool>: Filter reads one per plugin per node.
+  std::vector<std::uint8_t> skip_filter, skip_score;
+  // The Filter plugins whose PreFilter did not skip, in profile order: what Framework::RunFilter runs on every node,
+  // listed once per cycle (Reset and Framework::RunPreFilter mark it stale).
+  mutable std::vector<const FilterPlugin*> active_filters;
+  mutable bool active_filters_ready = false;
 
  private:
   std::vector<std::unique_ptr<StateData>> data_;

@@ -164,6 +164,7 @@ Status Framework::RunPreFilter(CycleState& state, const PodInfo& pod, const Snap
     Status s = p->PreFilter(state, pod, snapshot, r);
     if (s.IsSkip()) {
       state.skip_filter[p->prefilter_slot / 2] = true;
+      state.active_filters_ready = false;
       continue;
     }
     if (!s.IsSuccess()) {
@@ -199,8 +200,13 @@ Status Framework::RunPreFilter(CycleState& state, const PodInfo& pod, const Snap
 }
 
 Status Framework::RunFilter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
-  for (const auto* p : filter_) {
-    if (state.skip_filter[p->prefilter_slot / 2]) continue;
+  if (!state.active_filters_ready) {
+    state.active_filters.clear();
+    for (const auto* p : filter_)
+      if (!state.skip_filter[p->prefilter_slot / 2]) state.active_filters.push_back(p);
+    state.active_filters_ready = true;
+  }
+  for (const auto* p : state.active_filters) {
     Status s = p->Filter(state, pod, node);
     if (!s.IsSuccess()) {
       // Anything but a rejection is an internal error (upstream turns it into Error).

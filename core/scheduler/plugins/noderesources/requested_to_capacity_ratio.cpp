@@ -1,5 +1,7 @@
 #include "core/scheduler/plugins/noderesources/requested_to_capacity_ratio.h"
 
+#include <cstdint>
+
 #include "core/model/quantity.h"
 #include "core/scheduler/framework/interface.h"
 
@@ -34,6 +36,8 @@ std::int64_t BrokenLinearFunction::operator()(std::int64_t p) const {
 std::int64_t RequestedToCapacityRatioScore(const BrokenLinearFunction& f, std::int64_t requested,
                                            std::int64_t capacity) {
   if (capacity == 0 || requested > capacity) return f(kMaxUtilization);
+  // 128-bit only when the 64-bit product could overflow (see least_allocated.cpp).
+  if (requested >= 0 && requested <= INT64_MAX / kMaxUtilization) return f(requested * kMaxUtilization / capacity);
   return f(static_cast<std::int64_t>(static_cast<Int128>(requested) * kMaxUtilization / capacity));
 }
 
