@@ -1,7 +1,10 @@
 // The benchmark report: every scenario of bench/scenarios.mjs end to end through the native CLI
 // (`kplace run --format json FILE`) and through the page's WebAssembly core under node (`kplace_run`, what the
 // page's worker calls), one after the other in one run, checking that both print the same result.
-//   node bench/bench.mjs [--filter TEXT] [--report docs/benchmarks.md] [--repeat N]
+//   node bench/bench.mjs [--filter TEXT] [--report docs/benchmarks.md] [--repeat N] [--page]
+// --page: also the page in headless Chromium (bench/page_bench.mjs: presets re-run per keystroke, the
+// 150,000-pod import, the frame rate afterwards), which needs the whole site (scripts/build-site.sh) and playwright-core
+// (npm ci in tests/web).
 // Environment: KPLACE_CLI (default build/native-release/kplace), KPLACE_SITE (default build/wasm/site).
 // Times are wall clock (the best of N runs, default 1); peak memory is the CLI's maximum resident set
 // (/usr/bin/time) and the wasm memory's size after the run (it only grows). Figures, not thresholds.
@@ -22,6 +25,7 @@ const option = (name, fallback) => {
 const filter = option('--filter', '');
 const reportPath = option('--report', '');
 const repeat = Number(option('--repeat', '1'));
+const withPage = args.includes('--page');
 const cli = path.resolve(process.env.KPLACE_CLI || path.join(repoRoot, 'build/native-release/kplace'));
 const siteDir = path.resolve(process.env.KPLACE_SITE || path.join(repoRoot, 'build/wasm/site'));
 const workDir = path.join(repoRoot, 'build/bench-scenarios');
@@ -89,6 +93,19 @@ for (const s of scenarios) {
               (s.threshold ? ` | ${(row.nativeRate / s.threshold).toFixed(1)}x upstream ${s.threshold}` : ''));
 }
 
+let page = null;
+if (withPage) {
+  const out = spawnSync(process.execPath, [path.join(repoRoot, 'bench/page_bench.mjs'), '--json'],
+                        { encoding: 'utf8', env: { ...process.env, KPLACE_SITE: siteDir }, maxBuffer: 1 << 26 });
+  if (out.status !== 0) throw new Error(`bench/page_bench.mjs failed: ${out.stderr}`);
+  page = JSON.parse(out.stdout.trim().split('\n').pop());
+  for (const p of page.presets)
+    console.log(`page: ${p.name.padEnd(26)} re-run ${p.medianMs.toFixed(1)} ms median, ${p.maxMs.toFixed(1)} ms slowest`);
+  const r = page.import;
+  console.log(`page: 150,000-pod import ${r.importS.toFixed(1)} s, with the run ${r.totalS.toFixed(1)} s, longest frame gap ` +
+              `${r.maxGapMs.toFixed(0)} ms; afterwards ${page.fpsAfter.toFixed(1)} frames/s (quickstart ${page.fpsQuickstart.toFixed(1)})`);
+}
+
 if (reportPath) {
   const fmt = (n) => Math.round(n).toLocaleString('en-US');
   const commit = execFileSync('git', ['-C', repoRoot, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -117,7 +134,20 @@ if (reportPath) {
                `${r.wasm.seconds.toFixed(2)} | ${fmt(r.wasmRate)} | ${fmt(r.wasm.peakMB)} | ${r.ratio.toFixed(2)}x | ${threshold} | ` +
                `${r.threshold ? `${(r.nativeRate / r.threshold).toFixed(0)}x` : ''} |`);
   }
-  lines.push('');
+  if (page) {
+    const r = page.import;
+    lines.push('', '## The page (headless Chromium, `bench/page_bench.mjs`)', '',
+               'Software rendering (SwiftShader), so frame rates are a floor. Re-run: `kplace.load(text)` of the preset with',
+               'its name edited, as after a keystroke (20 runs; the first load, which also builds the view, left out).', '',
+               '| preset | re-run median ms | slowest ms |', '|---|---|---|');
+    for (const p of page.presets) lines.push(`| ${p.name} | ${p.medianMs.toFixed(1)} | ${p.maxMs.toFixed(1)} |`);
+    lines.push('', `A generated 5,000-node / 150,000-pod List (${(r.bytes / 1e6).toFixed(0)} MB; 149,800 pods bound, 200 pending) ` +
+               `imported with \`kplace.importText\`: import ${r.importS.toFixed(1)} s, import and run ${r.totalS.toFixed(1)} s, ` +
+               `${r.frames} frames drawn meanwhile, longest frame gap ${r.maxGapMs.toFixed(0)} ms. Afterwards the page ` +
+               `draws ${page.fpsAfter.toFixed(1)} frames/s while the pointer moves over the cluster view ` +
+               `(quickstart, in the same browser: ${page.fpsQuickstart.toFixed(1)} frames/s, the ceiling of its software rendering).`);
+  }
+  lines.push('', 'Large cluster dumps (kubectl shapes, up to 295 MB) through the CLI and the page: `bench/REPORT.md`.', '');
   writeFileSync(path.resolve(repoRoot, reportPath), lines.join('\n'));
   console.log(`wrote ${reportPath}`);
 }

@@ -1,0 +1,49 @@
+// The site served locally and opened in headless Chromium, for the page benchmarks (bench/page_bench.mjs,
+// bench/page_import_bench.mjs). KPLACE_SITE overrides the site folder (build/wasm/site), KPLACE_CHROMIUM the browser
+// (/usr/bin/chromium); playwright-core comes from tests/web (`npm ci` there).
+import { createReadStream, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const siteDir = path.resolve(process.env.KPLACE_SITE || path.join(repoRoot, 'build/wasm/site'));
+
+// Serves the site, plus each of extraFiles ({"/__dump.json": "/path/file"}) at its URL path. Returns {page, close}.
+export async function openSite(extraFiles = {}) {
+  const { chromium } = createRequire(path.join(repoRoot, 'tests/web/package.json'))('playwright-core');
+  const server = createServer((req, res) => {
+    const rel = path.normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    let file = extraFiles[rel] ? path.resolve(extraFiles[rel]) : path.join(siteDir, rel);
+    try {
+      if (statSync(file).isDirectory()) file = path.join(file, 'index.html');
+      statSync(file);
+    } catch {
+      res.writeHead(404).end();
+      return;
+    }
+    const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+    res.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const browser = await chromium.launch({
+    executablePath: process.env.KPLACE_CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--enable-unsafe-swiftshader',
+           '--use-angle=swiftshader'],
+  });
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  await page.evaluate(() => window.kplace.ready);
+  return {
+    page,
+    errors,
+    close: async () => {
+      await browser.close();
+      server.close();
+    },
+  };
+}
