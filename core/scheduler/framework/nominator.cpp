@@ -7,7 +7,11 @@ namespace kplace::framework {
 void Nominator::Add(const PodInfo* pod, const std::string& node_name, const Node* node) {
   Remove(pod);
   node_of_[pod] = {node_name, node};
-  if (node) by_node_[node].push_back(pod);
+  if (node) {
+    by_node_[node].push_back(pod);
+    const std::size_t bit = FilterBit(node);
+    may_have_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+  }
 }
 
 void Nominator::Remove(const PodInfo* pod) {
@@ -16,7 +20,14 @@ void Nominator::Remove(const PodInfo* pod) {
   if (it->second.node) {
     auto& list = by_node_[it->second.node];
     std::erase(list, pod);
-    if (list.empty()) by_node_.erase(it->second.node);
+    if (list.empty()) {
+      by_node_.erase(it->second.node);
+      may_have_.fill(0);
+      for (const auto& [n, pods] : by_node_) {
+        const std::size_t bit = FilterBit(n);
+        may_have_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+      }
+    }
   }
   node_of_.erase(it);
 }

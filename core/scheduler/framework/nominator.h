@@ -3,6 +3,8 @@
 // incoming pod's as already present (RunFilterWithNominatedPods).
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -21,6 +23,9 @@ class Nominator {
   // Pods nominated to node, in nomination order; nullptr when none.
   const std::vector<const PodInfo*>* ForNode(const Node* node) const {
     if (by_node_.empty()) return nullptr;
+    // Every Filter of every node asks: most nodes have no nominated pod, and a bit says so without a hash lookup.
+    const std::size_t bit = FilterBit(node);
+    if (!((may_have_[bit / 64] >> (bit % 64)) & 1)) return nullptr;
     auto it = by_node_.find(node);
     return it == by_node_.end() || it->second.empty() ? nullptr : &it->second;
   }
@@ -29,6 +34,13 @@ class Nominator {
   bool empty() const { return node_of_.empty(); }
 
  private:
+  static constexpr std::size_t kFilterBits = 4096;
+  static std::size_t FilterBit(const Node* node) {
+    const auto v = reinterpret_cast<std::uintptr_t>(node);
+    return ((v >> 4) ^ (v >> 16)) % kFilterBits;
+  }
+  // A bit per hash of each node with nominated pods (set on Add, rebuilt when a node's last nomination goes).
+  std::array<std::uint64_t, kFilterBits / 64> may_have_{};
   struct Entry {
     std::string node_name;
     const Node* node = nullptr;
