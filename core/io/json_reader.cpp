@@ -60,26 +60,28 @@ Reader Reader::Key(const std::string& key) const {
   return Reader(item_, path_ + "[" + Quote(key) + "]");
 }
 
-void Reader::Fail(const std::string& what) const { FailInput(item_, path_, what); }
+void Reader::Fail(const std::string& what) const { FailInput(*item_, path_, what); }
 
 const Json* Reader::Object(const Json& parent, const char* name) const {
   auto it = parent.find(name);
   if (it == parent.end() || it->is_null()) return nullptr;
-  Field(name).ExpectObject(*it);
+  // The field's path (two strings built) only when it is needed, for the error: a getter runs per field read.
+  if (!it->is_object()) Field(name).ExpectObject(*it);
   return &*it;
 }
 
 const Json* Reader::Array(const Json& parent, const char* name) const {
   auto it = parent.find(name);
   if (it == parent.end() || it->is_null()) return nullptr;
-  Field(name).ExpectArray(*it);
+  if (!it->is_array()) Field(name).ExpectArray(*it);
   return &*it;
 }
 
 std::optional<std::string> Reader::String(const Json& parent, const char* name) const {
   auto it = parent.find(name);
   if (it == parent.end() || it->is_null()) return std::nullopt;
-  return Field(name).AsString(*it);
+  if (!it->is_string()) (void)Field(name).AsString(*it);  // throws; the message is AsString's
+  return it->get<std::string>();
 }
 
 std::optional<bool> Reader::Bool(const Json& parent, const char* name) const {
@@ -93,9 +95,8 @@ std::optional<std::int64_t> Reader::Int(const Json& parent, const char* name, st
                                         std::int64_t max) const {
   auto it = parent.find(name);
   if (it == parent.end() || it->is_null()) return std::nullopt;
-  Reader r = Field(name);
   auto out_of_range = [&] {
-    r.Fail("must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " + it->dump());
+    Field(name).Fail("must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " + it->dump());
   };
   std::int64_t v = 0;
   // nlohmann's is_number_integer() is true for unsigned numbers too: test unsigned first.
@@ -107,12 +108,12 @@ std::optional<std::int64_t> Reader::Int(const Json& parent, const char* name, st
     v = it->get<std::int64_t>();
   } else if (it->is_number_float()) {
     double d = it->get<double>();
-    if (d != std::floor(d)) r.Fail("expected integer, got " + it->dump());
+    if (d != std::floor(d)) Field(name).Fail("expected integer, got " + it->dump());
     // Compare as doubles before converting: the conversion of an out-of-range double is undefined.
     if (d < static_cast<double>(min) || d > static_cast<double>(max) || d >= 0x1p63) out_of_range();
     v = static_cast<std::int64_t>(d);
   } else {
-    r.Fail("expected integer, got " + JsonTypeName(*it));
+    Field(name).Fail("expected integer, got " + JsonTypeName(*it));
   }
   if (v < min || v > max) out_of_range();
   return v;
