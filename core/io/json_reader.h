@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -22,7 +23,8 @@ using kplace::InputError;
 // Where we are: the item prefix ("items[3] (Pod default/web)") and a path inside it.
 class Reader {
  public:
-  Reader(std::string item, std::string path) : item_(std::move(item)), path_(std::move(path)) {}
+  Reader(std::string item, std::string path)
+      : item_(std::make_shared<const std::string>(std::move(item))), path_(std::move(path)) {}
 
   Reader Field(const std::string& name) const { return Reader(item_, path_.empty() ? name : path_ + "." + name); }
   Reader Index(std::size_t i) const { return Reader(item_, path_ + "[" + std::to_string(i) + "]"); }
@@ -57,7 +59,9 @@ class Reader {
   NodeSelectorTerm AsNodeSelectorTerm(const Json& v, bool lazy = false) const;
 
  private:
-  std::string item_;
+  Reader(std::shared_ptr<const std::string> item, std::string path) : item_(std::move(item)), path_(std::move(path)) {}
+  // Shared by every Reader of one item: a field read copies a pointer, not the item's name.
+  std::shared_ptr<const std::string> item_;
   std::string path_;
 };
 
