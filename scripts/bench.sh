@@ -23,4 +23,4 @@ scripts/build-site.sh
 (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
 build/native-release/bench/kplace_bench "${args[@]}"
 echo
-node bench/bench.mjs --page "${report[@]}"
+node bench/bench.mjs --page --repeat 2 "${report[@]}"
