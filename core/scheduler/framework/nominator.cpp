@@ -9,8 +9,7 @@ void Nominator::Add(const PodInfo* pod, const std::string& node_name, const Node
   node_of_[pod] = {node_name, node};
   if (node) {
     by_node_[node].push_back(pod);
-    const std::size_t bit = FilterBit(node);
-    may_have_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+    Mark(node);
   }
 }
 
@@ -23,10 +22,7 @@ void Nominator::Remove(const PodInfo* pod) {
     if (list.empty()) {
       by_node_.erase(it->second.node);
       may_have_.fill(0);
-      for (const auto& [n, pods] : by_node_) {
-        const std::size_t bit = FilterBit(n);
-        may_have_[bit / 64] |= std::uint64_t{1} << (bit % 64);
-      }
+      for (const auto& entry : by_node_) Mark(entry.first);
     }
   }
   node_of_.erase(it);

@@ -41,6 +41,10 @@ class Nominator {
   }
   // A bit per hash of each node with nominated pods (set on Add, rebuilt when a node's last nomination goes).
   std::array<std::uint64_t, kFilterBits / 64> may_have_{};
+  void Mark(const Node* node) {
+    const std::size_t bit = FilterBit(node);
+    may_have_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+  }
   struct Entry {
     std::string node_name;
     const Node* node = nullptr;
