@@ -8,7 +8,7 @@
 //   node bench/page_bench.mjs [--json]   (after scripts/build-site.sh and `npm ci` in tests/web)
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { openSite, repoRoot } from './page_harness.mjs';
+import { measureImport, openSite, repoRoot } from './page_harness.mjs';
 
 const presetDir = path.join(repoRoot, 'presets');
 const presets = readdirSync(presetDir).filter((f) => f.endsWith('.json')).sort()
@@ -46,7 +46,7 @@ try {
   // The same measure on the smallest preset: what this browser's rendering allows at all.
   await page.evaluate((text) => window.kplace.load(text), presets.find((p) => p.name === 'quickstart').text);
   out.fpsQuickstart = await framesPerSecond();
-  out.import = await page.evaluate(async () => {
+  await page.evaluate(() => {
     const items = [];
     const nodes = 5000;
     for (let i = 0; i < nodes; i++) {
@@ -64,28 +64,9 @@ try {
                 containers: [{ name: 'c', image: 'app:1', resources: { requests: { cpu: '100m', memory: '256Mi' } } }] },
         status: { phase: bound ? 'Running' : 'Pending', conditions: [{ type: 'Ready', status: bound ? 'True' : 'False' }] } });
     }
-    const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
-    let maxGap = 0, last = performance.now(), stop = false;
-    const tick = () => {
-      const now = performance.now();
-      maxGap = Math.max(maxGap, now - last);
-      last = now;
-      if (!stop) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-    const f0 = window.kplace.frames(), t0 = performance.now();
-    const answer = await window.kplace.importText(text, 'big.json');
-    const imported = performance.now();
-    await new Promise((resolve) => {
-      const poll = () => (window.kplace.running() ? setTimeout(poll, 50) : resolve());
-      poll();
-    });
-    stop = true;
-    const result = window.kplace.result();
-    return { ok: answer.ok, error: answer.error, bytes: text.length, importS: (imported - t0) / 1000,
-             totalS: (performance.now() - t0) / 1000, frames: window.kplace.frames() - f0, maxGapMs: maxGap,
-             pods: result ? Object.keys(result.pods).length : 0 };
+    window.__importText = JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
   });
+  out.import = await measureImport(page, 'big.json');
   out.fpsAfter = await framesPerSecond();
   out.errors = errors;
 } finally {

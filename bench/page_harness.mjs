@@ -47,3 +47,32 @@ export async function openSite(extraFiles = {}) {
     },
   };
 }
+
+// Imports the text the page holds in window.__importText with kplace.importText, as a user drops a file, and waits
+// for the run: import and total seconds, frames drawn meanwhile, the longest frame gap (ms), the result's pod count.
+export function measureImport(page, filename) {
+  return page.evaluate(async (name) => {
+    const text = window.__importText;
+    window.__importText = null;
+    let maxGap = 0, last = performance.now(), stop = false;
+    const tick = () => {
+      const now = performance.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+      if (!stop) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    const f0 = window.kplace.frames(), t0 = performance.now();
+    const answer = await window.kplace.importText(text, name);
+    const imported = performance.now();
+    await new Promise((resolve) => {
+      const poll = () => (window.kplace.running() ? setTimeout(poll, 50) : resolve());
+      poll();
+    });
+    stop = true;
+    const result = window.kplace.result();
+    return { ok: answer.ok, error: answer.error, summary: answer.summary, bytes: text.length,
+             importS: (imported - t0) / 1000, totalS: (performance.now() - t0) / 1000,
+             frames: window.kplace.frames() - f0, maxGapMs: maxGap, pods: result ? Object.keys(result.pods).length : 0 };
+  }, filename);
+}
