@@ -208,8 +208,7 @@ int main(int argc, char** argv) {
         }
         out = format == "json" ? kplace::io::Dump(j) : kplace::cli::RenderKarpenterExplanation(explain, result);
       } else {
-        out = format == "json" ? kplace::io::Dump(kplace::io::ResultToJson(result))
-                               : kplace::cli::RenderKarpenterTable(result);
+        out = format == "json" ? kplace::io::ResultText(result) : kplace::cli::RenderKarpenterTable(result);
       }
     } else if (!explain.empty()) {
       const kplace::sim::PodResult* pod = nullptr;
@@ -224,7 +223,7 @@ int main(int argc, char** argv) {
                                                          : kplace::io::ClusterExplanationToJson(result, *pod))
                 : kplace::cli::RenderExplanation(*pod, result);
     } else {
-      out = format == "json" ? kplace::io::Dump(kplace::io::ResultToJson(result)) : kplace::cli::RenderTable(result);
+      out = format == "json" ? kplace::io::ResultText(result) : kplace::cli::RenderTable(result);
     }
     if (format != "json" && explain.empty()) out = kplace::io::ImportSummaryText(result.import) + out;
     std::cout << out;

@@ -25,7 +25,7 @@ std::string Outcome(const kplace::Scenario* sc, const std::string& error) {
   std::string out = "ok: " + std::to_string(sc->nodes.size()) + " nodes, " + std::to_string(sc->pods.size()) +
                     " pods, " + std::to_string(sc->warnings.size()) + " warnings";
   if (sc->pods.size() * (sc->nodes.size() + 1) <= 20000)
-    out += "\n" + kplace::io::Dump(kplace::io::ResultToJson(kplace::sim::Run(*sc, {})));
+    out += "\n" + kplace::io::ResultText(kplace::sim::Run(*sc, {}));
   return out;
 }
 
@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     whole = Outcome(&sc, "");
     if (sc.pods.size() * (sc.nodes.size() + 1) <= 200000) {  // keep each input fast
       auto result = kplace::sim::Run(std::move(sc), {true, {}});
-      (void)kplace::io::Dump(kplace::io::ResultToJson(result));
+      (void)kplace::io::ResultText(result);
     }
   } catch (const kplace::io::InputError& e) {
     whole = Outcome(nullptr, e.what());

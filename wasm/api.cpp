@@ -83,15 +83,25 @@ std::string Envelope(const char* scenario, int flags, const char* pod = nullptr)
     doc["errors"] = Json::array({{{"message", out.error}, {"internal", out.internal}}});
     return doc.dump();
   }
-  doc["status"] = "success";
-  doc["result"] = kplace::io::ResultToJson(out.result);
+  // Written as it is produced (the result of a big import is too large to build as a tree first); members in
+  // name order, as doc.dump() printed them.
+  std::string text;
+  kplace::io::JsonWriter w(text);
+  w.BeginObject();
   if (explain || pod) {
-    Json explanations = Json::object();
+    std::vector<const kplace::sim::PodResult*> explained;  // result.pods is sorted by key
     for (const auto& p : out.result.pods)
-      if (!pod || p.key == pod) explanations[p.key] = kplace::io::PodExplanationToJson(out.result, p);
-    doc["explanations"] = std::move(explanations);
+      if (!pod || p.key == pod) explained.push_back(&p);
+    w.Key("explanations").BeginObject();
+    for (std::size_t i = 0; i < explained.size(); ++i)
+      if (i + 1 == explained.size() || explained[i]->key != explained[i + 1]->key)
+        w.Key(explained[i]->key).Value(kplace::io::PodExplanationToJson(out.result, *explained[i]));
+    w.EndObject();
   }
-  return doc.dump();
+  kplace::io::WriteResult(out.result, w.Key("result"));
+  w.Member("status", "success");
+  w.EndObject();
+  return text;
 }
 
 std::string Failure(const std::string& message, bool internal) {

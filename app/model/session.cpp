@@ -87,7 +87,7 @@ bool Session::Rerun() {
   auto snap = std::make_unique<Snapshot>();
   snap->scenario = std::move(out.scenario);
   snap->result = std::move(out.result);
-  snap->result_json = io::Dump(io::ResultToJson(snap->result));
+  snap->result_json = io::ResultText(snap->result);
   IndexSnapshot(*snap);
   snap->run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   snap->generation = generation_;

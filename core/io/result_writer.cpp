@@ -1,5 +1,6 @@
 #include "core/io/result_writer.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/karpenter/resources.h"
@@ -39,176 +40,230 @@ Json KarpenterPodJson(const karpenter::Result& k, const karpenter::PodOutcome& o
 
 // One event as `kubectl describe` lists it: the involved pod ("" when the object is not a pod) or object, the
 // reporting component when not kube-scheduler. Every event of the document has this shape.
-Json EventJson(const std::string& type, const std::string& reason, const std::string& pod, const std::string& message,
-               const std::string& source, const std::string& object) {
-  Json j = {{"type", type}, {"reason", reason}, {"pod", pod}, {"message", message}};
-  if (!source.empty()) j["source"] = source;
-  if (!object.empty()) j["object"] = object;
-  return j;
+void WriteEvent(JsonWriter& w, const std::string& type, const std::string& reason, const std::string& pod,
+                const std::string& message, const std::string& source, const std::string& object) {
+  w.BeginObject();
+  w.Member("message", message);
+  if (!object.empty()) w.Member("object", object);
+  w.Member("pod", pod);
+  w.Member("reason", reason);
+  if (!source.empty()) w.Member("source", source);
+  w.Member("type", type);
+  w.EndObject();
 }
 
 // Karpenter's events on NodePools (karpenter::Event).
-Json KarpenterEventsJson(const std::vector<karpenter::Event>& events) {
-  Json out = Json::array();
-  for (const auto& e : events) out.push_back(EventJson(e.type, e.reason, "", e.message, "karpenter", e.object));
-  return out;
+void WriteKarpenterEvents(JsonWriter& w, const std::vector<karpenter::Event>& events) {
+  w.BeginArray();
+  for (const auto& e : events) WriteEvent(w, e.type, e.reason, "", e.message, "karpenter", e.object);
+  w.EndArray();
 }
 
-Json TaintsJson(const std::vector<Taint>& taints) {
-  Json out = Json::array();
+void WriteTaints(JsonWriter& w, const std::vector<Taint>& taints) {
+  w.BeginArray();
   for (const auto& t : taints) {
-    Json tj = {{"key", Text(t.key)}, {"effect", EffectName(t.effect)}};
-    if (t.value != kEmptySymbol) tj["value"] = Text(t.value);
-    out.push_back(std::move(tj));
+    w.BeginObject();
+    w.Member("effect", EffectName(t.effect));
+    w.Member("key", Text(t.key));
+    if (t.value != kEmptySymbol) w.Member("value", Text(t.value));
+    w.EndObject();
   }
-  return out;
+  w.EndArray();
 }
 
-Json ClaimToJson(const karpenter::ClaimOutcome& c) {
-  Json options = Json::array();
-  for (const auto& o : c.options) options.push_back({{"instanceType", o.instance_type}, {"price", o.price}});
-  Json labels = Json::object();
-  for (const auto& [key, value] : c.labels) labels[key] = value;
-  return {{"name", c.name},
-          {"nodePool", c.node_pool},
-          {"instanceType", c.instance_type},
-          {"zone", c.zone},
-          {"capacityType", c.capacity_type},
-          {"price", c.price},
-          {"pods", c.pods},
-          {"options", std::move(options)},
-          {"requests", ResourceJson(c.requests)},
-          {"labels", std::move(labels)},
-          {"taints", TaintsJson(c.taints)},
-          {"requirements", c.requirements}};
-}
-
-Json KarpenterToJson(const karpenter::Result& k) {
-  Json claims = Json::array();
-  for (const auto& c : k.claims) claims.push_back(ClaimToJson(c));
-  return claims;
+// A NodeClaim Karpenter decided on; in cluster mode (launched set) with what became of it.
+void WriteClaim(JsonWriter& w, const karpenter::ClaimOutcome& c, const sim::LaunchedNodeClaim* launched) {
+  w.BeginObject();
+  w.Member("capacityType", c.capacity_type);
+  if (launched && !launched->daemon_pods.empty()) w.Member("daemonSetPods", launched->daemon_pods);
+  w.Member("instanceType", c.instance_type);
+  if (launched) w.Member("karpenterPods", c.pods);
+  w.Key("labels").BeginObject();
+  for (const auto& [key, value] : c.labels) w.Member(key, value);
+  w.EndObject();
+  w.Member("name", c.name);
+  if (launched) w.Member("node", launched->node);
+  w.Member("nodePool", c.node_pool);
+  w.Key("options").BeginArray();
+  for (const auto& o : c.options) {
+    w.BeginObject();
+    w.Member("instanceType", o.instance_type);
+    w.Member("price", o.price);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Member("pods", launched ? launched->pods : c.pods);
+  w.Member("price", c.price);
+  w.Key("requests").Value(ResourceJson(c.requests));
+  w.Member("requirements", c.requirements);
+  if (launched) w.Member("round", launched->round);
+  if (launched && !launched->startup_taints.empty()) WriteTaints(w.Key("startupTaints"), launched->startup_taints);
+  WriteTaints(w.Key("taints"), c.taints);
+  w.Member("zone", c.zone);
+  w.EndObject();
 }
 
 // Prices in dollars rounded to 1/10000 (a sum of prices, or x 730, would otherwise print binary noise such as
 // 124.10000000000001).
 double Dollars(double v) { return std::round(v * 10000) / 10000; }
 
-Json CostJson(double hourly) { return {{"hourly", Dollars(hourly)}, {"monthly", Dollars(hourly * 730)}}; }
-
-Json NominationJson(const sim::KarpenterNomination& n) {
-  Json j = {{"round", n.round}};
-  if (!n.target.empty())
-    j["nominated"] = n.target;
-  else
-    j["unschedulable"] = n.reason;
-  if (!n.relaxations.empty()) j["relaxations"] = n.relaxations;
-  return j;
+void WriteCost(JsonWriter& w, double hourly) {
+  w.BeginObject();
+  w.Member("hourly", Dollars(hourly));
+  w.Member("monthly", Dollars(hourly * 730));
+  w.EndObject();
 }
 
-// cluster mode with NodePools: the launched NodeClaims, the rounds of the loop, the disagreements and the cost.
-void AddClusterLoop(const sim::SimResult& result, Json& out) {
-  Json claims = Json::array();
-  for (const auto& l : result.node_claims) {
-    Json c = ClaimToJson(l.claim);
-    c["round"] = l.round;
-    c["node"] = l.node;
-    c["pods"] = l.pods;
-    c["karpenterPods"] = l.claim.pods;
-    if (!l.daemon_pods.empty()) c["daemonSetPods"] = l.daemon_pods;
-    if (!l.startup_taints.empty()) c["startupTaints"] = TaintsJson(l.startup_taints);
-    claims.push_back(std::move(c));
-  }
-  out["nodeClaims"] = std::move(claims);
-  Json rounds = Json::array();
-  for (const auto& r : result.rounds) {
-    Json j = {{"round", r.round}, {"scheduled", r.scheduled}, {"unschedulable", r.unschedulable}};
-    j["launched"] = r.launched;
-    if (r.provision && !r.provision->events.empty()) j["karpenterEvents"] = KarpenterEventsJson(r.provision->events);
-    rounds.push_back(std::move(j));
-  }
-  out["rounds"] = std::move(rounds);
-  Json disagreements = Json::array();
-  for (const auto& p : result.pods)
-    if (!p.disagreement.empty())
-      disagreements.push_back({{"pod", p.key}, {"message", p.disagreement}, {"interchangeable", p.interchangeable}});
-  out["disagreements"] = std::move(disagreements);
-  out["cost"] = CostJson(result.hourly_price);
+void WriteNomination(JsonWriter& w, const sim::KarpenterNomination& n) {
+  w.BeginObject();
+  if (!n.target.empty()) w.Member("nominated", n.target);
+  if (!n.relaxations.empty()) w.Member("relaxations", n.relaxations);
+  w.Member("round", n.round);
+  if (n.target.empty()) w.Member("unschedulable", n.reason);
+  w.EndObject();
 }
 
-Json ResultBodyJson(const sim::SimResult& result) {
-  if (result.karpenter) {
-    const karpenter::Result& k = *result.karpenter;
-    Json pods = Json::object();
-    for (const auto& o : k.pods) {
-      Json e = KarpenterPodJson(k, o);
-      if (!e.is_null()) pods[o.key] = std::move(e);
-    }
-    Json out = Json::object();
-    out["pods"] = std::move(pods);
-    out["nodeClaims"] = KarpenterToJson(k);
-    out["cost"] = CostJson(k.hourly_price);
-    if (!k.events.empty()) out["events"] = KarpenterEventsJson(k.events);
-    if (!result.warnings.empty()) out["warnings"] = result.warnings;
-    return out;
-  }
-  Json pods = Json::object();
-  for (const auto& p : result.pods) {
-    Json entry = Json::object();
-    if (!p.preempted_by.empty()) {
-      entry["preempted"] = {{"by", p.preempted_by}, {"node", p.preempted_from}};
-      pods[p.key] = std::move(entry);
-      continue;
-    }
-    if (p.bound_at_start) continue;
-    if (!p.other_scheduler.empty()) {
-      entry["otherScheduler"] = p.other_scheduler;
-    } else if (!p.scheduling_gates.empty()) {
-      entry["schedulingGated"] = p.scheduling_gates;
-    } else if (!p.node.empty()) {
-      entry["node"] = p.node;
-      if (!p.node_claim.empty()) {
-        for (const auto& l : result.node_claims) {
-          if (l.node != p.node) continue;
-          entry["nodeClaim"] = l.claim.name;
-          entry["nodePool"] = l.claim.node_pool;
-          entry["instanceType"] = l.claim.instance_type;
-        }
-      }
-    } else if (!p.attempts.empty() || !p.unschedulable.empty()) {
-      entry["unschedulable"] = p.unschedulable;
-      if (!p.nominated_node.empty()) entry["nominatedNode"] = p.nominated_node;
-    } else {
-      continue;  // terminal pods (Succeeded / Failed) are not scheduled
-    }
-    if (!p.profile.empty()) entry["profile"] = p.profile;
-    if (!p.karpenter.empty()) entry["karpenter"] = NominationJson(p.karpenter.back());
-    if (!p.disagreement.empty()) entry["disagreement"] = p.disagreement;
-    pods[p.key] = std::move(entry);
-  }
-  Json out = Json::object();
-  out["pods"] = std::move(pods);
-  out["nodeClaims"] = Json::array();
-  out["preempted"] = result.preempted;
-  Json preemptions = Json::array();
-  for (const auto& pe : result.preemptions) {
-    Json e = {{"preemptor", pe.preemptor}, {"attempt", pe.attempt}, {"node", pe.node}, {"victims", pe.victims}};
-    if (!pe.cleared_nominations.empty()) e["clearedNominations"] = pe.cleared_nominations;
-    preemptions.push_back(std::move(e));
-  }
-  out["preemptions"] = std::move(preemptions);
-  Json nominated = Json::object();
-  for (const auto& [pod, node] : result.nominations) nominated[pod] = node;
-  out["nominated"] = std::move(nominated);
-  Json events = Json::array();
-  for (const auto& e : result.events)
-    events.push_back(EventJson(e.type, e.reason, e.pod, e.message, e.source, e.object));
-  out["events"] = std::move(events);
-  if (!result.rounds.empty()) AddClusterLoop(result, out);
-  if (!result.warnings.empty()) out["warnings"] = result.warnings;
+// Indexes of items by key (a Json object's member order); of equal keys the last, as assigning them one by one
+// into an object would keep.
+template <typename Items, typename KeyOf>
+std::vector<std::size_t> ByKey(const Items& items, KeyOf key_of) {
+  std::vector<std::size_t> order(items.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return key_of(items[a]) < key_of(items[b]); });
+  std::vector<std::size_t> out;
+  out.reserve(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    if (i + 1 == order.size() || key_of(items[order[i]]) != key_of(items[order[i + 1]])) out.push_back(order[i]);
   return out;
 }
 
 }  // namespace
+
+// The contract's result: Karpenter's decisions (karpenter mode) or kube-scheduler's, with the cluster loop's
+// NodeClaims, rounds and disagreements in cluster mode with NodePools. Members in name order (see JsonWriter).
+void WriteResult(const sim::SimResult& result, JsonWriter& w) {
+  const bool noteworthy = result.import.Noteworthy();
+  w.BeginObject();
+  if (result.karpenter) {
+    const karpenter::Result& k = *result.karpenter;
+    WriteCost(w.Key("cost"), k.hourly_price);
+    if (!k.events.empty()) WriteKarpenterEvents(w.Key("events"), k.events);
+    if (noteworthy) w.Key("import").Value(ImportJson(result.import));
+    w.Key("nodeClaims").BeginArray();
+    for (const auto& c : k.claims) WriteClaim(w, c, nullptr);
+    w.EndArray();
+    w.Key("pods").BeginObject();
+    std::vector<Json> entries(k.pods.size());
+    std::vector<const karpenter::PodOutcome*> written;
+    for (std::size_t i = 0; i < k.pods.size(); ++i) {
+      entries[i] = KarpenterPodJson(k, k.pods[i]);
+      if (!entries[i].is_null()) written.push_back(&k.pods[i]);
+    }
+    for (std::size_t i : ByKey(written, [](const karpenter::PodOutcome* o) -> const std::string& { return o->key; }))
+      w.Key(written[i]->key).Value(entries[static_cast<std::size_t>(written[i] - k.pods.data())]);
+    w.EndObject();
+    if (!result.warnings.empty()) w.Member("warnings", result.warnings);
+    w.EndObject();
+    return;
+  }
+  const bool loop = !result.rounds.empty();
+  if (loop) WriteCost(w.Key("cost"), result.hourly_price);
+  if (loop) {
+    w.Key("disagreements").BeginArray();
+    for (const auto& p : result.pods) {
+      if (p.disagreement.empty()) continue;
+      w.BeginObject();
+      w.Member("interchangeable", p.interchangeable);
+      w.Member("message", p.disagreement);
+      w.Member("pod", p.key);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  w.Key("events").BeginArray();
+  for (const auto& e : result.events) WriteEvent(w, e.type, e.reason, e.pod, e.message, e.source, e.object);
+  w.EndArray();
+  if (noteworthy) w.Key("import").Value(ImportJson(result.import));
+  w.Key("nodeClaims").BeginArray();
+  if (loop)
+    for (const auto& l : result.node_claims) WriteClaim(w, l.claim, &l);
+  w.EndArray();
+  w.Key("nominated").BeginObject();
+  for (std::size_t i : ByKey(result.nominations, [](const auto& n) -> const std::string& { return n.first; }))
+    w.Member(result.nominations[i].first, result.nominations[i].second);
+  w.EndObject();
+  // Pods placed, pending, preempted or left to others; not those bound from the start or terminal.
+  std::vector<const sim::PodResult*> listed;
+  listed.reserve(result.pods.size());
+  for (const auto& p : result.pods) {
+    const bool entry = !p.preempted_by.empty() ||
+                       (!p.bound_at_start && (!p.other_scheduler.empty() || !p.scheduling_gates.empty() ||
+                                              !p.node.empty() || !p.attempts.empty() || !p.unschedulable.empty()));
+    if (entry) listed.push_back(&p);
+  }
+  w.Key("pods").BeginObject();
+  for (std::size_t i : ByKey(listed, [](const sim::PodResult* p) -> const std::string& { return p->key; })) {
+    const sim::PodResult& p = *listed[i];
+    w.Key(p.key).BeginObject();
+    if (!p.preempted_by.empty()) {
+      w.Key("preempted").BeginObject();
+      w.Member("by", p.preempted_by);
+      w.Member("node", p.preempted_from);
+      w.EndObject();
+      w.EndObject();
+      continue;
+    }
+    const bool placed = p.other_scheduler.empty() && p.scheduling_gates.empty() && !p.node.empty();
+    const bool pending = p.other_scheduler.empty() && p.scheduling_gates.empty() && p.node.empty();
+    // The launched NodeClaim whose Node the pod runs on (the last of that name).
+    const sim::LaunchedNodeClaim* claim = nullptr;
+    if (placed && !p.node_claim.empty())
+      for (const auto& l : result.node_claims)
+        if (l.node == p.node) claim = &l;
+    if (!p.disagreement.empty()) w.Member("disagreement", p.disagreement);
+    if (claim) w.Member("instanceType", claim->claim.instance_type);
+    if (!p.karpenter.empty()) WriteNomination(w.Key("karpenter"), p.karpenter.back());
+    if (placed) w.Member("node", p.node);
+    if (claim) w.Member("nodeClaim", claim->claim.name);
+    if (claim) w.Member("nodePool", claim->claim.node_pool);
+    if (pending && !p.nominated_node.empty()) w.Member("nominatedNode", p.nominated_node);
+    if (!p.other_scheduler.empty()) w.Member("otherScheduler", p.other_scheduler);
+    if (!p.profile.empty()) w.Member("profile", p.profile);
+    if (p.other_scheduler.empty() && !p.scheduling_gates.empty()) w.Member("schedulingGated", p.scheduling_gates);
+    if (pending) w.Member("unschedulable", p.unschedulable);
+    w.EndObject();
+  }
+  w.EndObject();
+  w.Member("preempted", result.preempted);
+  w.Key("preemptions").BeginArray();
+  for (const auto& pe : result.preemptions) {
+    w.BeginObject();
+    w.Member("attempt", pe.attempt);
+    if (!pe.cleared_nominations.empty()) w.Member("clearedNominations", pe.cleared_nominations);
+    w.Member("node", pe.node);
+    w.Member("preemptor", pe.preemptor);
+    w.Member("victims", pe.victims);
+    w.EndObject();
+  }
+  w.EndArray();
+  if (loop) {
+    w.Key("rounds").BeginArray();
+    for (const auto& r : result.rounds) {
+      w.BeginObject();
+      if (r.provision && !r.provision->events.empty())
+        WriteKarpenterEvents(w.Key("karpenterEvents"), r.provision->events);
+      w.Member("launched", r.launched);
+      w.Member("round", r.round);
+      w.Member("scheduled", r.scheduled);
+      w.Member("unschedulable", r.unschedulable);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  if (!result.warnings.empty()) w.Member("warnings", result.warnings);
+  w.EndObject();
+}
 
 Json ImportJson(const ImportSummary& in) {
   Json j = {{"nodes", in.nodes},
@@ -264,10 +319,19 @@ std::string ImportSummaryText(const ImportSummary& in) {
   return in.Noteworthy() ? ImportSummarySentence(in) + ".\n" : "";
 }
 
-Json ResultToJson(const sim::SimResult& result) {
-  Json out = ResultBodyJson(result);
-  if (result.import.Noteworthy()) out["import"] = ImportJson(result.import);
+std::string ResultText(const sim::SimResult& result) {
+  std::string out;
+  JsonWriter w(out, 2);
+  WriteResult(result, w);
+  out += '\n';
   return out;
+}
+
+Json ResultToJson(const sim::SimResult& result) {
+  std::string text;
+  JsonWriter w(text);
+  WriteResult(result, w);
+  return Json::parse(text);
 }
 
 namespace {

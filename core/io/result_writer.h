@@ -4,10 +4,15 @@
 #include <string>
 
 #include "core/io/json_reader.h"
+#include "core/io/json_writer.h"
 #include "core/sim/simulation.h"
 
 namespace kplace::io {
 
+// The result document, written as it is produced (JsonWriter): ResultText is Dump(ResultToJson(result)) without
+// the tree. ResultToJson parses the text back for callers that want a tree (tests, small documents).
+void WriteResult(const sim::SimResult& result, JsonWriter& w);
+std::string ResultText(const sim::SimResult& result);
 Json ResultToJson(const sim::SimResult& result);
 // The explanation record of one pod: every attempt with filter verdicts, scores, choice and message.
 Json ExplanationToJson(const sim::PodResult& pod);

@@ -36,6 +36,15 @@ TEST_P(PresetTest, MatchesGoldenAndIsDeterministic) {
   }
 }
 
+// The result is written as it is produced (JsonWriter); read back and printed by nlohmann it is the same text.
+TEST_P(PresetTest, WrittenResultIsWhatTheTreePrints) {
+  std::string text = testing::ReadFile(std::string(KPLACE_SOURCE_DIR) + "/presets/" + GetParam() + ".json");
+  const sim::SimResult r = sim::Run(io::ParseScenario(text));
+  const std::string written = io::ResultText(r);
+  EXPECT_EQ(written, io::Dump(io::Json::parse(written)));
+  EXPECT_EQ(written, io::Dump(io::ResultToJson(r)));
+}
+
 TEST_P(PresetTest, ExplainsEveryPod) {
   std::string text = testing::ReadFile(std::string(KPLACE_SOURCE_DIR) + "/presets/" + GetParam() + ".json");
   sim::RunOptions opts;

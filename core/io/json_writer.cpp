@@ -1,0 +1,219 @@
+#include "core/io/json_writer.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/io/utf8.h"
+
+namespace kplace::io {
+
+void JsonWriter::NewLine(std::size_t level) {
+  out_ += '\n';
+  out_.append(level * static_cast<std::size_t>(indent_), ' ');
+}
+
+void JsonWriter::BeforeValue() {
+  if (depth_ == 0) return;
+  Frame& f = stack_[depth_ - 1];
+  if (f.object) {
+    if (!f.keyed) throw std::logic_error("JsonWriter: an object member without a name");
+    f.keyed = false;
+    return;
+  }
+  if (f.count++ > 0) out_ += ',';
+  if (indent_ >= 0) NewLine(depth_);
+}
+
+JsonWriter& JsonWriter::Key(std::string_view name) {
+  if (depth_ == 0 || !stack_[depth_ - 1].object || stack_[depth_ - 1].keyed)
+    throw std::logic_error("JsonWriter: a member name outside an object");
+  Frame& f = stack_[depth_ - 1];
+  // Json objects are std::maps: their members print in name order, each name once.
+  if (f.count > 0 && !(std::string_view(f.last_key) < name))
+    throw std::logic_error("JsonWriter: member \"" + std::string(name) + "\" after \"" + f.last_key + "\"");
+  f.last_key.assign(name);
+  if (f.count++ > 0) out_ += ',';
+  if (indent_ >= 0) NewLine(depth_);
+  Escaped(name);
+  out_ += indent_ >= 0 ? ": " : ":";
+  f.keyed = true;
+  return *this;
+}
+
+void JsonWriter::BeginObject() {
+  BeforeValue();
+  out_ += '{';
+  if (stack_.size() == depth_) stack_.emplace_back();
+  Frame& f = stack_[depth_++];
+  f.object = true;
+  f.count = 0;
+  f.keyed = false;
+}
+
+void JsonWriter::BeginArray() {
+  BeforeValue();
+  out_ += '[';
+  if (stack_.size() == depth_) stack_.emplace_back();
+  Frame& f = stack_[depth_++];
+  f.object = false;
+  f.count = 0;
+  f.keyed = false;
+}
+
+void JsonWriter::End(bool object, char close) {
+  if (depth_ == 0 || stack_[depth_ - 1].object != object || stack_[depth_ - 1].keyed)
+    throw std::logic_error("JsonWriter: unbalanced end");
+  const std::size_t count = stack_[--depth_].count;
+  if (count > 0 && indent_ >= 0) NewLine(depth_);
+  out_ += close;
+}
+
+void JsonWriter::EndObject() { End(true, '}'); }
+void JsonWriter::EndArray() { End(false, ']'); }
+
+void JsonWriter::String(std::string_view s) {
+  BeforeValue();
+  Escaped(s);
+}
+
+void JsonWriter::Escaped(std::string_view s) {
+  out_ += '"';
+  std::size_t run = 0;  // start of the bytes not yet copied
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b >= 0x80) {
+      const std::size_t len = Utf8SequenceLength(s, i);
+      if (len == 0) {  // nlohmann's own error for invalid UTF-8 (type_error 316)
+        out_.resize(out_.size() - 1);
+        (void)Json(std::string(s)).dump();
+        throw std::logic_error("JsonWriter: invalid UTF-8");  // not reached: dump() threw
+      }
+      i += len;
+      continue;
+    }
+    if (b >= 0x20 && b != '"' && b != '\\') {
+      ++i;
+      continue;
+    }
+    out_.append(s.data() + run, i - run);
+    switch (b) {
+      case '"':
+        out_ += "\\\"";
+        break;
+      case '\\':
+        out_ += "\\\\";
+        break;
+      case 0x08:
+        out_ += "\\b";
+        break;
+      case 0x09:
+        out_ += "\\t";
+        break;
+      case 0x0A:
+        out_ += "\\n";
+        break;
+      case 0x0C:
+        out_ += "\\f";
+        break;
+      case 0x0D:
+        out_ += "\\r";
+        break;
+      default: {  // other control characters: \u00xx, lower-case hex as nlohmann prints them
+        static constexpr char kHex[] = "0123456789abcdef";
+        out_ += "\\u00";
+        out_ += kHex[b >> 4];
+        out_ += kHex[b & 0xF];
+      }
+    }
+    run = ++i;
+  }
+  out_.append(s.data() + run, s.size() - run);
+  out_ += '"';
+}
+
+void JsonWriter::Int(std::int64_t v) {
+  BeforeValue();
+  std::array<char, 24> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  out_.append(buf.data(), static_cast<std::size_t>(r.ptr - buf.data()));
+}
+
+void JsonWriter::Unsigned(std::uint64_t v) {
+  BeforeValue();
+  std::array<char, 24> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  out_.append(buf.data(), static_cast<std::size_t>(r.ptr - buf.data()));
+}
+
+void JsonWriter::Double(double v) {
+  BeforeValue();
+  if (!std::isfinite(v)) {
+    out_ += "null";
+    return;
+  }
+  // nlohmann's shortest round-trip form (grisu2 and its exponent rules), the function its serializer calls.
+  std::array<char, 64> buf{};
+  const char* end = nlohmann::detail::to_chars(buf.data(), buf.data() + buf.size(), v);
+  out_.append(buf.data(), static_cast<std::size_t>(end - buf.data()));
+}
+
+void JsonWriter::Bool(bool v) {
+  BeforeValue();
+  out_ += v ? "true" : "false";
+}
+
+void JsonWriter::Null() {
+  BeforeValue();
+  out_ += "null";
+}
+
+void JsonWriter::Strings(const std::vector<std::string>& v) {
+  BeginArray();
+  for (const auto& s : v) String(s);
+  EndArray();
+}
+
+void JsonWriter::Value(const Json& v) {
+  switch (v.type()) {
+    case Json::value_t::object:
+      BeginObject();
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        Key(it.key());
+        Value(it.value());
+      }
+      EndObject();
+      return;
+    case Json::value_t::array:
+      BeginArray();
+      for (const auto& e : v) Value(e);
+      EndArray();
+      return;
+    case Json::value_t::string:
+      String(v.get_ref<const std::string&>());
+      return;
+    case Json::value_t::boolean:
+      Bool(v.get<bool>());
+      return;
+    case Json::value_t::number_integer:
+      Int(v.get<std::int64_t>());
+      return;
+    case Json::value_t::number_unsigned:
+      Unsigned(v.get<std::uint64_t>());
+      return;
+    case Json::value_t::number_float:
+      Double(v.get<double>());
+      return;
+    case Json::value_t::null:
+      Null();
+      return;
+    case Json::value_t::discarded:
+    case Json::value_t::binary:
+      break;
+  }
+  BeforeValue();
+  out_ += v.dump();
+}
+
+}  // namespace kplace::io

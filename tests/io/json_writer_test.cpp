@@ -1,0 +1,113 @@
+// JsonWriter prints what nlohmann's dump() prints for the same tree, compact and indented, and refuses a member
+// order a Json object would not have.
+#include "core/io/json_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace kplace::io {
+namespace {
+
+std::string Written(const Json& j, int indent) {
+  std::string out;
+  JsonWriter w(out, indent);
+  w.Value(j);
+  return out;
+}
+
+TEST(JsonWriterTest, TreesPrintAsNlohmannDumpsThem) {
+  const std::vector<Json> trees = {
+      Json::object(),
+      Json::array(),
+      Json(nullptr),
+      Json("plain"),
+      Json(std::string("quote \" backslash \\ slash / tab \t newline \n cr \r bs \b ff \f nul ") + '\0' +
+           " unit \x1f del \x7f"),
+      Json("caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x9a\x80"),  // UTF-8 passes through (ensure_ascii off)
+      Json(std::int64_t{-9223372036854775807} - 1),
+      Json(std::numeric_limits<std::uint64_t>::max()),
+      Json(0),
+      Json(0.0),
+      Json(-0.0),
+      Json(1.0),
+      Json(0.1),
+      Json(0.0416),
+      Json(124.1),
+      Json(1e-7),
+      Json(1e21),
+      Json(123456789012345680.0),
+      Json(std::numeric_limits<double>::quiet_NaN()),
+      Json(std::numeric_limits<double>::infinity()),
+      Json(true),
+      Json::parse(R"({"b":[1,{"z":[],"a":{}},[[]]],"a":{"y":"x","B":null,"":0},"c":[{"k":[1.5,-2,"s"]}]})"),
+  };
+  for (const Json& j : trees) {
+    EXPECT_EQ(Written(j, -1), j.dump()) << j.dump();
+    EXPECT_EQ(Written(j, 2), j.dump(2)) << j.dump();
+    EXPECT_EQ(Written(j, 4), j.dump(4)) << j.dump();
+  }
+}
+
+TEST(JsonWriterTest, MembersAndScalarsWrittenOneByOne) {
+  std::string out;
+  JsonWriter w(out, 2);
+  w.BeginObject();
+  w.Member("a", std::string("x"));
+  w.Key("b").BeginArray();
+  w.Int(-3);
+  w.Unsigned(4);
+  w.Double(2.5);
+  w.Bool(false);
+  w.Null();
+  w.Strings({"p", "q"});
+  w.BeginObject();
+  w.EndObject();
+  w.EndArray();
+  w.Member("c", std::vector<std::string>{});
+  w.EndObject();
+  EXPECT_EQ(out, Json::parse(R"({"a":"x","b":[-3,4,2.5,false,null,["p","q"],{}],"c":[]})").dump(2));
+}
+
+TEST(JsonWriterTest, MembersOutOfNameOrderAreRefused) {
+  std::string out;
+  JsonWriter w(out);
+  w.BeginObject();
+  w.Member("b", 1);
+  EXPECT_THROW(w.Member("a", 2), std::logic_error);  // a tree would print "a" first
+  std::string again;
+  JsonWriter twice(again);
+  twice.BeginObject();
+  twice.Member("a", 1);
+  EXPECT_THROW(twice.Member("a", 2), std::logic_error);  // a tree holds one "a"
+  std::string upper;
+  JsonWriter bytes(upper);
+  bytes.BeginObject();
+  bytes.Member("Z", 1);
+  EXPECT_NO_THROW(bytes.Member("a", 2));  // byte order, as std::map<std::string> sorts
+}
+
+TEST(JsonWriterTest, MisuseIsRefused) {
+  std::string out;
+  JsonWriter w(out);
+  w.BeginObject();
+  EXPECT_THROW(w.Int(1), std::logic_error);  // a member needs its name
+  EXPECT_THROW(w.EndArray(), std::logic_error);
+  std::string arr;
+  JsonWriter a(arr);
+  a.BeginArray();
+  EXPECT_THROW(a.Key("k"), std::logic_error);
+}
+
+TEST(JsonWriterTest, InvalidUtf8FailsAsDumpDoes) {
+  const std::string bad = "ab\xff";
+  std::string out;
+  JsonWriter w(out);
+  EXPECT_THROW(w.String(bad), Json::type_error);
+  EXPECT_THROW((void)Json(bad).dump(), Json::type_error);
+}
+
+}  // namespace
+}  // namespace kplace::io
