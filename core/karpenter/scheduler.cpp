@@ -84,8 +84,12 @@ class Solver {
   std::vector<DaemonPod> daemons_;
   std::vector<Template> templates_;
   std::vector<ExistingNode> nodes_;
-  std::vector<Claim> claims_;     // creation order
-  std::vector<int> claim_order_;  // the in-flight order (re-sorted by pod count before each pod)
+  std::vector<Claim> claims_;  // creation order
+  // By claim: its hostname when its requirements hold exactly that one (always, unless a NodePool constrains the
+  // hostname), else kNoSymbol; dense, for Add's pass over every in-flight claim.
+  std::vector<Symbol> claim_hosts_;
+  std::vector<Topology::HostBlocker> blockers_;  // Add's, for the pod being added
+  std::vector<int> claim_order_;                 // the in-flight order (re-sorted by pod count before each pod)
   std::vector<std::string> claim_names_;
   std::map<std::string, int> per_pool_count_;
   Limits limits_;
@@ -235,8 +239,24 @@ std::string Solver::Add(PodData& pod, AddTry* record) {
   }
   // In-flight claims, fewest pods first. Upstream stable-sorts the list before every pod; claim_order_ is kept in
   // exactly that order incrementally (see Bubble).
+  // Claims whose hostname the pod's hostname topology rules out fail CanAddToClaim at its topology step, whatever
+  // else they hold: without a record to write, they are passed over (the same outcome, without the work).
+  blockers_.clear();
+  if (!record && topology_ && !topology_->empty()) topology_->HostBlockers(pod, blockers_);
   for (std::size_t pos = 0; pos < claim_order_.size(); ++pos) {
     const int ci = claim_order_[pos];
+    if (!blockers_.empty()) {
+      const Symbol host = claim_hosts_[static_cast<std::size_t>(ci)];
+      bool blocked = false;
+      for (const auto& b : blockers_) {
+        const std::int32_t* n = host == kNoSymbol ? nullptr : b.counts->Find(host);
+        if (n && *n >= b.threshold) {
+          blocked = true;
+          break;
+        }
+      }
+      if (blocked) continue;
+    }
     Claim& c = claims_[static_cast<std::size_t>(ci)];
     const Template& t = templates_[static_cast<std::size_t>(c.tmpl)];
     CanAddResult r = CanAddToClaim(c, t, pod, ctx_, record ? &err : nullptr);
@@ -278,6 +298,8 @@ std::string Solver::AddToNewClaim(PodData& pod, AddTry* record) {
         AddToClaim(c, t, pod, std::move(r), ctx_);
         ConsumeLimits(limits_, t, catalogue_, c.options);
         int ci = static_cast<int>(claims_.size());
+        const Requirement* h = c.requirements.Find(HostnameKey());
+        claim_hosts_.push_back(h && !h->complement && h->values.size() == 1 ? h->values[0] : kNoSymbol);
         claims_.push_back(std::move(c));
         claim_order_.push_back(ci);
         BubbleLeft(claim_order_.size() - 1);

@@ -306,6 +306,23 @@ bool Topology::AddRequirements(const PodData& pod, const std::vector<Taint>& tai
   return true;
 }
 
+void Topology::HostBlockers(const PodData& pod, std::vector<HostBlocker>& out) const {
+  out.clear();
+  const PodGroups& pg = GroupsOf(pod);
+  // TopoGroup::Get on one hostname: spread allows it while count + self <= maxSkew, anti-affinity while count == 0.
+  for (const auto& [i, self] : pg.owned) {
+    const TopoGroup& g = groups_[static_cast<std::size_t>(i)];
+    if (g.key != HostnameKey()) continue;
+    if (g.type == TopoType::Spread) out.push_back({&g.domains, g.max_skew - (self ? 1 : 0) + 1});
+    if (g.type == TopoType::AntiAffinity) out.push_back({&g.domains, 1});
+  }
+  for (int i : pg.inverse_selecting) {
+    const TopoGroup& g = inverse_[static_cast<std::size_t>(i)];
+    // An inverse group applies where its node filter matches; only filterless ones reject by count alone.
+    if (g.key == HostnameKey() && g.type == TopoType::AntiAffinity && !g.filter.active) out.push_back({&g.domains, 1});
+  }
+}
+
 void Topology::Record(const PodData& pod, const std::vector<Taint>& taints, const Requirements& reqs,
                       const KeySet* allowance) {
   const PodGroups& pg = GroupsOf(pod);

@@ -90,6 +90,16 @@ class Topology {
                        const KeySet* allowance, Requirements* out, std::string* err) const;
   void Record(const PodData& pod, const std::vector<Taint>& taints, const Requirements& reqs, const KeySet* allowance);
   void Register(Symbol key, Symbol domain);
+  // The hostname groups that reject a node or NodeClaim of one hostname once that hostname's count reaches a
+  // threshold, whatever else it holds: the pod's own hostname spread (count + self > maxSkew) and anti-affinity,
+  // and the hostname anti-affinity of other pods that selects it. AddRequirements fails there (TopologyGroup.Get
+  // finds no domain), so the solver can pass over such NodeClaims without trying them. Valid until the next
+  // Record or Update.
+  struct HostBlocker {
+    const DomainCounts* counts;
+    std::int32_t threshold;  // rejected when the hostname's count is at least this
+  };
+  void HostBlockers(const PodData& pod, std::vector<HostBlocker>& out) const;
   bool empty() const { return groups_.empty() && inverse_.empty(); }
 
  private:
