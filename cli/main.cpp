@@ -198,6 +198,7 @@ int main(int argc, char** argv) {
     if (!explain.empty()) options.explain.insert(explain);
     kplace::sim::SimResult result = kplace::sim::Run(std::move(scenario), options);
     std::string out;
+    bool result_json = false;  // the result document, written to stdout as it is produced
     if (result.karpenter) {
       // karpenter mode: Karpenter's own records (no kube-scheduler cycles ran).
       if (!explain.empty()) {
@@ -208,7 +209,10 @@ int main(int argc, char** argv) {
         }
         out = format == "json" ? kplace::io::Dump(j) : kplace::cli::RenderKarpenterExplanation(explain, result);
       } else {
-        out = format == "json" ? kplace::io::ResultText(result) : kplace::cli::RenderKarpenterTable(result);
+        if (format == "json")
+          result_json = true;
+        else
+          out = kplace::cli::RenderKarpenterTable(result);
       }
     } else if (!explain.empty()) {
       const kplace::sim::PodResult* pod = nullptr;
@@ -223,9 +227,16 @@ int main(int argc, char** argv) {
                                                          : kplace::io::ClusterExplanationToJson(result, *pod))
                 : kplace::cli::RenderExplanation(*pod, result);
     } else {
-      out = format == "json" ? kplace::io::ResultText(result) : kplace::cli::RenderTable(result);
+      if (format == "json")
+        result_json = true;
+      else
+        out = kplace::cli::RenderTable(result);
     }
     if (format != "json" && explain.empty()) out = kplace::io::ImportSummaryText(result.import) + out;
+    if (result_json)
+      kplace::io::ResultText(result, [](std::string_view piece) {
+        std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+      });
     std::cout << out;
     std::cout.flush();
     return std::cout ? 0 : 1;

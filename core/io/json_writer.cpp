@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "core/io/utf8.h"
@@ -68,6 +69,13 @@ void JsonWriter::End(bool object, char close) {
   const std::size_t count = stack_[--depth_].count;
   if (count > 0 && indent_ >= 0) NewLine(depth_);
   out_ += close;
+  if (sink_ && out_.size() >= kChunk) Flush();
+}
+
+void JsonWriter::Flush() {
+  if (!sink_ || out_.empty()) return;
+  sink_(out_);
+  out_.clear();
 }
 
 void JsonWriter::EndObject() { End(true, '}'); }
@@ -153,10 +161,25 @@ void JsonWriter::Double(double v) {
     out_ += "null";
     return;
   }
-  // nlohmann's shortest round-trip form (grisu2 and its exponent rules), the function its serializer calls.
-  std::array<char, 64> buf{};
-  const char* end = nlohmann::detail::to_chars(buf.data(), buf.data() + buf.size(), v);
-  out_.append(buf.data(), static_cast<std::size_t>(end - buf.data()));
+  constexpr unsigned kBits = 10;
+  if (!doubles_) doubles_ = std::make_unique<DoubleText[]>(std::size_t{1} << kBits);
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof bits);
+  DoubleText& cached = doubles_[(bits * 0x9E3779B97F4A7C15ull) >> (64 - kBits)];
+  if (cached.size == 0 || cached.bits != bits) {
+    // nlohmann's shortest round-trip form (grisu2 and its exponent rules), the function its serializer calls.
+    std::array<char, 64> buf{};
+    const char* end = nlohmann::detail::to_chars(buf.data(), buf.data() + buf.size(), v);
+    const auto size = static_cast<std::size_t>(end - buf.data());
+    if (size >= sizeof cached.text) {
+      out_.append(buf.data(), size);
+      return;
+    }
+    cached.bits = bits;
+    cached.size = static_cast<std::uint8_t>(size);
+    std::memcpy(cached.text, buf.data(), size);
+  }
+  out_.append(cached.text, cached.size);
 }
 
 void JsonWriter::Bool(bool v) {

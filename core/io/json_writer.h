@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +18,12 @@ class JsonWriter {
  public:
   // Appends to out. indent < 0: compact, as Json::dump(); otherwise pretty, as Json::dump(indent).
   explicit JsonWriter(std::string& out, int indent = -1) : out_(out), indent_(indent) {}
+  // With a sink: out is handed to the sink and emptied whenever a container closes with kChunk bytes or more in
+  // it, and by Flush(), so a large document never sits in memory whole.
+  using Sink = std::function<void(std::string_view)>;
+  static constexpr std::size_t kChunk = std::size_t{1} << 20;
+  JsonWriter(std::string& out, int indent, Sink sink) : out_(out), indent_(indent), sink_(std::move(sink)) {}
+  void Flush();
 
   void BeginObject();
   void EndObject();
@@ -59,6 +67,14 @@ class JsonWriter {
 
   std::string& out_;
   int indent_;
+  Sink sink_;
+  // The text of recently printed doubles (prices repeat across NodeClaims' options): direct-mapped by bit pattern.
+  struct DoubleText {
+    std::uint64_t bits = 0;
+    std::uint8_t size = 0;  // 0: empty
+    char text[31];
+  };
+  std::unique_ptr<DoubleText[]> doubles_;
   std::vector<Frame> stack_;
   std::size_t depth_ = 0;  // open containers (stack_ keeps its frames for reuse)
 };

@@ -327,6 +327,14 @@ std::string ResultText(const sim::SimResult& result) {
   return out;
 }
 
+void ResultText(const sim::SimResult& result, const JsonWriter::Sink& sink) {
+  std::string out;
+  JsonWriter w(out, 2, sink);
+  WriteResult(result, w);
+  out += '\n';
+  w.Flush();
+}
+
 Json ResultToJson(const sim::SimResult& result) {
   std::string text;
   JsonWriter w(text);

@@ -13,6 +13,8 @@ namespace kplace::io {
 // the tree. ResultToJson parses the text back for callers that want a tree (tests, small documents).
 void WriteResult(const sim::SimResult& result, JsonWriter& w);
 std::string ResultText(const sim::SimResult& result);
+// ResultText handed to sink in pieces of about JsonWriter::kChunk bytes (the CLI writes them as they come).
+void ResultText(const sim::SimResult& result, const JsonWriter::Sink& sink);
 Json ResultToJson(const sim::SimResult& result);
 // The explanation record of one pod: every attempt with filter verdicts, scores, choice and message.
 Json ExplanationToJson(const sim::PodResult& pod);

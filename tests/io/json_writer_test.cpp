@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -69,6 +70,40 @@ TEST(JsonWriterTest, MembersAndScalarsWrittenOneByOne) {
   w.Member("c", std::vector<std::string>{});
   w.EndObject();
   EXPECT_EQ(out, Json::parse(R"({"a":"x","b":[-3,4,2.5,false,null,["p","q"],{}],"c":[]})").dump(2));
+}
+
+// Doubles are printed through a small cache of recent texts: many distinct values (colliding in it), each twice.
+TEST(JsonWriterTest, ManyDoublesPrintAsDumpPrintsThem) {
+  Json values = Json::array();
+  double x = 0.013;
+  for (int i = 0; i < 5000; ++i) {
+    x = std::fmod(x * 7.31 + 0.1 * i, 1000.0);
+    values.push_back(x);
+    values.push_back(-x / 3);
+  }
+  Json twice = Json::array({values, values});
+  EXPECT_EQ(Written(twice, -1), twice.dump());
+}
+
+// With a sink the text arrives in pieces that make the same document, none held whole.
+TEST(JsonWriterTest, SinkReceivesTheSameTextInPieces) {
+  Json big = Json::array();
+  for (int i = 0; i < 40000; ++i)
+    big.push_back({{"instanceType", "fake-it-" + std::to_string(i)}, {"price", i * 0.25}});
+  std::string pieces;
+  std::size_t calls = 0, largest = 0;
+  std::string buffer;
+  JsonWriter w(buffer, 2, [&](std::string_view piece) {
+    pieces.append(piece);
+    ++calls;
+    largest = std::max(largest, piece.size());
+  });
+  w.Value(big);
+  w.Flush();
+  EXPECT_TRUE(buffer.empty());
+  EXPECT_EQ(pieces, big.dump(2));
+  EXPECT_GT(calls, 1u);
+  EXPECT_LT(largest, 2 * JsonWriter::kChunk);
 }
 
 TEST(JsonWriterTest, MembersOutOfNameOrderAreRefused) {
