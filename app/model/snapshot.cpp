@@ -94,16 +94,22 @@ sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc) {
     pr.priority = p.priority.value_or(0);
     in_scenario_order.push_back(std::move(pr));
   }
-  // Sorted by key: an order of indices first (a PodResult is large to move about).
+  // Sorted by key: an order of indices first (a PodResult is large to move about); a dump usually lists its pods
+  // in that order already.
+  const auto key_less = [&](std::size_t a, std::size_t b) {
+    return in_scenario_order[a].key < in_scenario_order[b].key;
+  };
   std::vector<std::size_t> order(in_scenario_order.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return in_scenario_order[a].key < in_scenario_order[b].key; });
+  if (!std::is_sorted(order.begin(), order.end(), key_less)) std::sort(order.begin(), order.end(), key_less);
   r.pods.reserve(order.size());
   for (std::size_t i : order) r.pods.push_back(std::move(in_scenario_order[i]));
-  std::unordered_map<std::string, std::size_t> where;
-  where.reserve(r.pods.size());
-  for (std::size_t i = 0; i < r.pods.size(); ++i) where.emplace(r.pods[i].key, i);
+  // A pod's index in r.pods (sorted by key), or npos.
+  const auto where = [&](const std::string& key) {
+    auto it = std::lower_bound(r.pods.begin(), r.pods.end(), key,
+                               [](const sim::PodResult& p, const std::string& k) { return p.key < k; });
+    return it != r.pods.end() && it->key == key ? static_cast<std::size_t>(it - r.pods.begin()) : std::string::npos;
+  };
   for (auto& round : r.rounds) round.provision.reset();
 
   std::unordered_map<std::string, std::size_t> node_at;
@@ -127,7 +133,7 @@ sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc) {
     if (r.pods[i].bound_at_start) list(i);
   for (const auto& e : r.events) {
     if (e.reason != "Scheduled") continue;
-    if (auto it = where.find(e.pod); it != where.end()) list(it->second);
+    if (const std::size_t i = where(e.pod); i != std::string::npos) list(i);
   }
   for (std::size_t i = 0; i < r.pods.size(); ++i) list(i);
   return r;
@@ -167,26 +173,29 @@ void IndexSnapshot(Snapshot& s, const io::Json* result_json) {
   std::unordered_map<std::string, const karpenter::PodOutcome*> outcomes;
   if (s.result.karpenter)
     for (const auto& o : s.result.karpenter->pods) outcomes.emplace(o.key, &o);
-  std::unordered_map<std::string, const Pod*> objects;
+  // The scenario's pods in key order (the result's), paired with the result's pods in one pass; of equal keys the
+  // first.
+  std::vector<std::pair<std::string, const Pod*>> objects;
   objects.reserve(s.scenario.pods.size());
-  for (const auto& p : s.scenario.pods) objects.emplace(p.Key(), &p);
+  for (const auto& p : s.scenario.pods) objects.emplace_back(p.Key(), &p);
+  const auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+  if (!std::is_sorted(objects.begin(), objects.end(), by_key)) std::stable_sort(objects.begin(), objects.end(), by_key);
+  std::size_t next_object = 0;
   PodRequestsOptions opts;
   opts.pod_level_resources = Features(s.scenario.simulation.kubernetes_minor).Enabled(Feature::PodLevelResources);
 
   s.pods.reserve(s.result.pods.size());
-  s.pod_index.reserve(s.result.pods.size());
   for (const auto& r : s.result.pods) {
     PodView v;
     v.key = r.key;
     v.name = r.key.substr(r.key.find('/') + 1);
     v.result = &r;
-    auto it = objects.find(r.key);
-    v.pod = it == objects.end() ? nullptr : it->second;
+    while (next_object < objects.size() && objects[next_object].first < r.key) ++next_object;
+    v.pod = next_object < objects.size() && objects[next_object].first == r.key ? objects[next_object].second : nullptr;
     v.owner = OwnerOf(v.pod, r);
     if (auto k = outcomes.find(r.key); k != outcomes.end()) v.karpenter = k->second;
     v.status = StatusOf(r, v.karpenter);
     if (v.pod) v.requests = PodRequests(*v.pod, opts);
-    s.pod_index.emplace(v.key, static_cast<int>(s.pods.size()));
     if (v.status == PodStatus::Pending || v.status == PodStatus::Gated || v.status == PodStatus::Preempted ||
         v.status == PodStatus::OtherScheduler)
       s.unplaced.push_back(static_cast<int>(s.pods.size()));
@@ -246,8 +255,9 @@ void IndexSnapshot(Snapshot& s, const io::Json* result_json) {
 }
 
 int Snapshot::FindPod(const std::string& key) const {
-  auto it = pod_index.find(key);
-  return it == pod_index.end() ? -1 : it->second;
+  auto it =
+      std::lower_bound(pods.begin(), pods.end(), key, [](const PodView& p, const std::string& k) { return p.key < k; });
+  return it != pods.end() && it->key == key ? static_cast<int>(it - pods.begin()) : -1;
 }
 
 int Snapshot::FindNode(const std::string& name) const {

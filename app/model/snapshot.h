@@ -75,9 +75,8 @@ struct Snapshot {
   sim::SimResult result;
   std::string result_json;  // exactly `kplace run --format json`
   std::vector<NodeView> nodes;
-  std::vector<PodView> pods;  // sorted by key
-  std::vector<int> unplaced;  // Pending, Gated and Preempted pods
-  std::unordered_map<std::string, int> pod_index;
+  std::vector<PodView> pods;                        // sorted by key (FindPod searches it)
+  std::vector<int> unplaced;                        // Pending, Gated and Preempted pods
   std::unordered_map<std::string, int> node_index;  // name -> index into nodes
   std::vector<ClaimView> claims;                    // karpenter mode: the NodeClaims to launch
   std::vector<sim::Event> karpenter_events;         // derived from Karpenter's records (see EventRow)

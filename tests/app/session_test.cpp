@@ -60,6 +60,33 @@ TEST(SessionTest, TextBecomesASnapshotWithTheCliResult) {
   EXPECT_EQ(snap.unplaced.size(), 1u);
 }
 
+// Pods listed out of key order: each view still pairs with its own pod and every key is found.
+TEST(SessionTest, PodsListedInAnyOrderAreFoundByKey) {
+  std::string items =
+      R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"4","pods":"10"}}})";
+  const char* names[] = {"zeta", "alpha", "mid", "beta", "omega"};
+  for (int i = 0; i < 5; ++i)
+    items += std::string(R"(,{"apiVersion":"v1","kind":"Pod","metadata":{"name":")") + names[i] + R"(","namespace":")" +
+             (i % 2 ? "b" : "a") + R"("},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":")" +
+             std::to_string(100 * (i + 1)) + R"(m"}}}]}})";
+  const std::string text = R"({"apiVersion":"v1","kind":"List","items":[)" + items + "]}";
+  Session s;
+  ASSERT_TRUE(s.SetText(text)) << s.error();
+  const Snapshot& snap = *s.snapshot();
+  ASSERT_EQ(snap.pods.size(), 5u);
+  for (int i = 0; i < 5; ++i) {
+    const std::string key = std::string(i % 2 ? "b/" : "a/") + names[i];
+    const int at = snap.FindPod(key);
+    ASSERT_GE(at, 0) << key;
+    ASSERT_NE(snap.pods[at].pod, nullptr);
+    EXPECT_EQ(snap.pods[at].pod->meta.name, names[i]);
+    EXPECT_EQ(snap.pods[at].requests.milli_cpu, 100 * (i + 1)) << key;
+  }
+  EXPECT_EQ(snap.FindPod("a/beta"), -1);
+  EXPECT_EQ(snap.FindPod(""), -1);
+  EXPECT_EQ(snap.nodes.at(0).requested.milli_cpu, 1500);
+}
+
 // A pod of another scheduler, in the frame and from a background run's result alike: not pending on kube-scheduler,
 // listed among the pods not running with why.
 TEST(SessionTest, PodsOfAnotherSchedulerAreShownAsSuch) {
@@ -303,6 +330,15 @@ TEST_P(BackgroundSnapshotTest, ShowsWhatARunInTheFrameShows) {
     EXPECT_EQ(b.pods[i].karpenter != nullptr, f.pods[i].karpenter != nullptr);
   }
   EXPECT_EQ(b.unplaced, f.unplaced);
+  // Every pod is found by its key and paired with its own object (the views pair them by key order).
+  for (const Snapshot* snap : {&f, &b})
+    for (std::size_t i = 0; i < snap->pods.size(); ++i) {
+      const PodView& v = snap->pods[i];
+      EXPECT_EQ(snap->FindPod(v.key), static_cast<int>(i));
+      if (v.pod) {
+        EXPECT_EQ(v.pod->Key(), v.key);
+      }
+    }
   // The nodes (in cluster mode the JSON does not say in which order kube-scheduler's snapshot listed the launched
   // ones: the background snapshot lists them in launch order).
   ASSERT_EQ(b.nodes.size(), f.nodes.size());
