@@ -29,7 +29,10 @@ SimResult NewResult(const Scenario& sc) {
 }
 
 void SortPodsByKey(std::vector<PodResult>& pods) {
-  std::sort(pods.begin(), pods.end(), [](const PodResult& a, const PodResult& b) { return a.key < b.key; });
+  const auto by_key = [](const PodResult& a, const PodResult& b) { return a.key < b.key; };
+  // Keys are unique (the parser refuses a second pod of one name), so the order is the same either way; a dump
+  // usually lists its pods in key order already, and a PodResult is large to swap about.
+  if (!std::is_sorted(pods.begin(), pods.end(), by_key)) std::sort(pods.begin(), pods.end(), by_key);
 }
 
 SimResult Run(Scenario sc, const RunOptions& options) {
