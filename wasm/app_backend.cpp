@@ -117,6 +117,7 @@ void NotifyHeightIfChanged(float dpr) {
 }
 
 void Frame() {
+  const double start = emscripten_get_now();
   const auto dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
   const ImVec2 size = SyncCanvas(dpr);
   if (dpr != web->scale) {
@@ -145,6 +146,7 @@ void Frame() {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   NotifyIfNew();
   ++web->frames;
+  web->frame_ms += emscripten_get_now() - start;
   NotifyHeightIfChanged(dpr);
 }
 

@@ -20,6 +20,7 @@ struct App {
   float scale = 0;                        // devicePixelRatio the fonts and style were built for
   std::uint64_t notified = 0;             // generation of the snapshot the page was last told about (onResult)
   int frames = 0;                         // frames drawn so far
+  double frame_ms = 0;                    // time spent in them (the app's own work: layout, draw lists, WebGL calls)
   int content_height = 0;                 // the last frame's content height in CSS pixels (0 before the first)
   std::string clipboard;                  // last text copied in the app or pasted into the page
   app::Session session;

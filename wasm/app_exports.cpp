@@ -175,6 +175,10 @@ int kplace_app_content_height() { return web ? web->content_height : 0; }
 // Frames drawn so far: lets tests hold a key for exactly one frame (ImGui 1.86 samples key state per frame).
 int kplace_app_frames() { return web ? web->frames : 0; }
 
+// Milliseconds spent drawing those frames: the app's own work (its layout, draw lists and WebGL calls), not the
+// browser's rendering. Over a span, (work1 - work0) / (frames1 - frames0) is the app's cost per frame.
+double kplace_app_frame_work() { return web ? web->frame_ms : 0; }
+
 // The presets as JSON: [{"name", "title", "description"}].
 const char* kplace_app_presets() {
   static std::string json;

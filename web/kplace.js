@@ -40,6 +40,8 @@
 //                     "tolerate:<node>" | "pod:<ns/name>" (a chip on a node card) | "tab:<id>" (a details tab:
 //                     pod, events, rounds, queue; app/ui/panels.cpp): [x0, y0, x1, y1]} (tests click them)
 //   frames()          frames drawn so far (tests wait on it)
+//   frameWork()       ms the app spent drawing them (its own work, not the browser's rendering): per frame over a
+//                     span, (frameWork() - w0) / (frames() - f0)
 //   timing()          {ready, firstFrame}: ms since navigation when the app started and drew its first frame
 //   Share links, embeds, import and export (the HTML overlay in index.html drives the same functions):
 //   shareLink()       Promise<url>: this page + "#k1:" + base64url(deflate-raw({s: scenario text, p: selected pod}));
@@ -121,6 +123,7 @@ const api = {
   loadPreset: app.loadPreset,
   select: app.select,
   frames: app.frames,
+  frameWork: app.frameWork,
   shareLink: () => shareLink(),
   presetLink,
   loadLink,

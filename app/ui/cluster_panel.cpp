@@ -205,7 +205,7 @@ float CompactCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w,
       if (!draw) continue;
       const ImVec2 q(p.x + cell, p.y + cell);
       const bool selected = pod.key == ui.selected_pod;
-      dl->AddRectFilled(p, q, OwnerColor(pod.owner), Em(0.1f));
+      dl->AddRectFilled(p, q, OwnerColor(pod.owner));
       if (ImGui::IsMouseHoveringRect(p, q) && ImGui::IsWindowHovered()) {
         dl->AddRect(p, q, colors::kSelected);
         ImGui::SetTooltip("%s\nowner: %s", pod.key.c_str(), pod.owner.c_str());

@@ -1,11 +1,14 @@
 // UI-only state: selection, layout and toggles. Nothing here affects a simulation result.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 
 #include "app/model/edits.h"
+#include "app/model/text_lines.h"
 
 namespace kplace::app {
 
@@ -14,15 +17,20 @@ struct Rect {
 };
 
 struct UiState {
-  int preset = -1;                   // index into Presets() last loaded, -1 for text from elsewhere (kplace.load)
-  bool preset_edited = false;        // the text was edited since
-  std::string selected_pod;          // namespace/name, "" when nothing is selected
-  std::string shown_pod;             // the pod the inspector tab showed last frame
-  float editor_width = 0.36f;        // fraction of the window's width
-  bool editor_collapsed = false;     // the scenario editor is folded away: cluster view and inspector take the width
-  bool embed = false;                // embedded in another page (?embed=1): editor folded at first
-  float inspector_height = 0.45f;    // fraction of the right column's height
-  int editor_epoch = 0;              // bumped when the text is replaced from outside the editor widget
+  int preset = -1;                 // index into Presets() last loaded, -1 for text from elsewhere (kplace.load)
+  bool preset_edited = false;      // the text was edited since
+  std::string selected_pod;        // namespace/name, "" when nothing is selected
+  std::string shown_pod;           // the pod the inspector tab showed last frame
+  float editor_width = 0.36f;      // fraction of the window's width
+  bool editor_collapsed = false;   // the scenario editor is folded away: cluster view and inspector take the width
+  bool embed = false;              // embedded in another page (?embed=1): editor folded at first
+  float inspector_height = 0.45f;  // fraction of the right column's height
+  int editor_epoch = 0;            // bumped when the text is replaced from outside the editor widget
+  int editor_edit_large = -1;      // the editor_epoch whose large text the user chose to edit anyway
+  // The editor's read-only view of a large text: its line index, for the session generation and size it was built at.
+  TextLines editor_lines;
+  std::uint64_t editor_lines_generation = 0;
+  std::size_t editor_lines_bytes = ~std::size_t{0};
   int compact = -1;                  // cluster view: -1 automatic (compact above 40 nodes), 0 off, 1 on
   bool events_selected_only = true;  // the Events panel shows only the selected pod's events (when one is)
   std::optional<Edit> pending_edit;  // asked for by a panel this frame; applied after the frame is drawn

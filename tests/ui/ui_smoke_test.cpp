@@ -13,6 +13,7 @@
 #include "app/model/edits.h"
 #include "app/model/presets.h"
 #include "app/model/session.h"
+#include "app/model/text_lines.h"
 #include "app/ui/panels.h"
 #include "app/ui/theme.h"
 #include "app/ui/ui.h"
@@ -206,6 +207,39 @@ void Background(kplace::app::Session& session, kplace::app::UiState& ui, const s
   session.SetText(original);
 }
 
+// A large text (an imported cluster): the editor shows it read-only, a screenful of lines at a time (hovered and
+// scrolled through, a line longer than it shows included), and as the usual text box once the user asks for it.
+void LargeText(kplace::app::Session& session, kplace::app::UiState& ui) {
+  kplace::app::LoadPreset(session, ui, kplace::app::DefaultPreset());
+  const std::string original = session.text();
+  std::string pad;
+  while (pad.size() < (4u << 20)) pad += std::string(pad.size() % 97, ' ') + "\n";
+  pad += std::string(10000, ' ') + "\n";
+  std::string large = original;
+  large.insert(large.find('[', large.find("\"items\"")) + 1, pad);
+  kplace::app::ReplaceText(session, ui, large);
+  ImGuiIO& io = ImGui::GetIO();
+  for (int i = 0; i < 40; ++i) {
+    io.MouseWheel = i < 20 ? -30.0f : 25.0f;  // down through the lines, then back up
+    Frame(session, ui, ImVec2(200, 400));
+  }
+  for (float y = 0; y < 800; y += 37) Frame(session, ui, ImVec2(230, y));
+  if (!session.error().empty() || !session.snapshot() ||
+      ui.editor_lines.count() != kplace::app::TextLines(large).count()) {
+    std::printf("FAIL a large text: the read-only view did not index its %zu lines (%s)\n",
+                kplace::app::TextLines(large).count(), session.error().c_str());
+    ++failures;
+  }
+  ui.editor_edit_large = ui.editor_epoch;  // "Edit it here anyway"
+  for (int i = 0; i < 3; ++i) Frame(session, ui, ImVec2(200, 400));
+  if (session.text() != large) {
+    std::printf("FAIL a large text changed in the editor without an edit\n");
+    ++failures;
+  }
+  kplace::app::ReplaceText(session, ui, original);
+  Frame(session, ui);
+}
+
 }  // namespace
 
 void KplaceSmokeAssertFailed(const char* expr, const char* file, int line) {
@@ -259,6 +293,8 @@ int main() {
     Exercise(session, ui, "karpenter-smoke (cluster mode)");
     Background(session, ui, "karpenter-smoke (cluster mode)");
   }
+
+  LargeText(session, ui);
 
   // A background run: the runner gets the text, the answer comes back as the Web Worker sends it.
   std::uint64_t asked = 0;

@@ -79,6 +79,7 @@ export function selected() {
   return selectedPod;
 }
 export function frames() { return mod ? mod._kplace_app_frames() : 0; }
+export function frameWork() { return mod ? mod._kplace_app_frame_work() : 0; }
 
 // Called by the app (onKplaceResult) after every new result.
 export function notify() {
