@@ -38,6 +38,16 @@ constexpr const char* kCanvas = "#canvas";
 // than a usable view nor longer than a docs page wants (large clusters scroll inside the cluster view).
 constexpr int kMinContentCssPx = 320;
 constexpr int kMaxContentCssPx = 1600;
+// Frames are drawn on demand: after input (GLFW's callbacks), a call from the page (Wake), a canvas resize, while a
+// mouse button or key is held or a text field has the keyboard, and for kSettleFrames after any of these (ImGui
+// settles hover states and sizes over a frame or two); every kRunningMs while a run goes (its progress), reading the
+// large text it runs (Session::Tick) for kReadMs in the animation frames between; otherwise one frame every kRestMs.
+// A page at rest then costs no rendering (the browser shows the last frame), which on a small machine leaves the
+// cores to the Web Worker and to reading, and on a laptop saves the battery.
+constexpr int kSettleFrames = 4;
+constexpr double kRestMs = 500;
+constexpr double kRunningMs = 250;
+constexpr double kReadMs = 40;
 // Scenarios with more (nodes + instance types + 1) x pods than this run in the page's Web Worker
 // (web/kplace-worker.js), not in the frame.
 constexpr std::size_t kAsyncThreshold = 20000;
@@ -116,10 +126,38 @@ void NotifyHeightIfChanged(float dpr) {
   JsNotifyHeight(height);
 }
 
+void WakeOnCursor(GLFWwindow*, double, double) { Wake(); }
+void WakeOnEnter(GLFWwindow*, int) { Wake(); }
+void WakeOnButton(GLFWwindow*, int, int, int) { Wake(); }
+void WakeOnScroll(GLFWwindow*, double, double) { Wake(); }
+void WakeOnKey(GLFWwindow*, int, int, int, int) { Wake(); }
+void WakeOnChar(GLFWwindow*, unsigned int) { Wake(); }
+void WakeOnFocus(GLFWwindow*, int) { Wake(); }
+
+// Whether this animation frame draws (see kSettleFrames).
+bool WantsFrame(ImVec2 size, double now) {
+  const ImGuiIO& io = ImGui::GetIO();
+  bool held = io.WantTextInput;
+  for (bool down : io.MouseDown) held |= down;
+  for (bool down : io.KeysDown) held |= down;
+  if (held || size.x != web->drawn_w || size.y != web->drawn_h) Wake();
+  const double every = web->session.running() ? kRunningMs : kRestMs;
+  return web->wake_frames > 0 || now - web->drawn_at >= every;
+}
+
 void Frame() {
   const double start = emscripten_get_now();
   const auto dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
   const ImVec2 size = SyncCanvas(dpr);
+  if (dpr != web->scale) Wake();
+  if (!WantsFrame(size, start)) {
+    if (web->session.running() && web->session.Tick(kReadMs)) Wake();  // landed, or the text is invalid: show it
+    return;
+  }
+  web->wake_frames = std::max(0, web->wake_frames - 1);
+  web->drawn_at = start;
+  web->drawn_w = size.x;
+  web->drawn_h = size.y;
   if (dpr != web->scale) {
     web->scale = dpr;
     BuildFonts(dpr);
@@ -152,6 +190,10 @@ void Frame() {
 
 }  // namespace
 
+void Wake() {
+  if (web) web->wake_frames = kSettleFrames;
+}
+
 // Tells the page (window.kplace.onResult) about a new result, whoever caused it: the editor, a preset, the API.
 void NotifyIfNew() {
   const kplace::app::Snapshot* snap = web->session.snapshot();
@@ -177,6 +219,15 @@ bool Start(const unsigned char* sans, int sans_len, const unsigned char* mono, i
                                  "kplace", nullptr, nullptr);
   if (!web->window) return false;
   glfwMakeContextCurrent(web->window);
+
+  // Before ImGui's GLFW backend installs its own callbacks, which then call these.
+  glfwSetCursorPosCallback(web->window, WakeOnCursor);
+  glfwSetCursorEnterCallback(web->window, WakeOnEnter);
+  glfwSetMouseButtonCallback(web->window, WakeOnButton);
+  glfwSetScrollCallback(web->window, WakeOnScroll);
+  glfwSetKeyCallback(web->window, WakeOnKey);
+  glfwSetCharCallback(web->window, WakeOnChar);
+  glfwSetWindowFocusCallback(web->window, WakeOnFocus);
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();

@@ -22,7 +22,12 @@ struct App {
   int frames = 0;                         // frames drawn so far
   double frame_ms = 0;                    // time spent in them (the app's own work: layout, draw lists, WebGL calls)
   int content_height = 0;                 // the last frame's content height in CSS pixels (0 before the first)
-  std::string clipboard;                  // last text copied in the app or pasted into the page
+  // Drawing on demand (app_backend.cpp): frames still to draw before the app may rest, when the last one was drawn
+  // (ms, emscripten_get_now) and the canvas size it was drawn at (device pixels).
+  int wake_frames = 0;
+  double drawn_at = 0;
+  float drawn_w = 0, drawn_h = 0;
+  std::string clipboard;  // last text copied in the app or pasted into the page
   app::Session session;
   app::UiState ui;
 };
@@ -35,5 +40,7 @@ extern App* web;
 bool Start(const unsigned char* sans, int sans_len, const unsigned char* mono, int mono_len);
 // Tells the page (window.kplace.onResult) about a new result, whoever caused it: the editor, a preset, the API.
 void NotifyIfNew();
+// Something outside the frame changed what the app shows (the page called in): draw the next frames.
+void Wake();
 
 }  // namespace kplace::webapp

@@ -12,6 +12,7 @@
 #include "wasm/app_backend.h"
 
 using kplace::webapp::NotifyIfNew;
+using kplace::webapp::Wake;
 using kplace::webapp::web;
 
 extern "C" {
@@ -26,6 +27,7 @@ int kplace_app_start(const unsigned char* sans, int sans_len, const unsigned cha
 // it runs in the background (the result comes through onResult).
 int kplace_app_load(const char* text) {
   if (!web) return 0;
+  Wake();
   const std::string_view view = text ? text : "";
   const auto& presets = kplace::app::Presets();
   web->ui.preset = -1;  // text from elsewhere, unless it is a preset's
@@ -40,6 +42,7 @@ int kplace_app_load(const char* text) {
 // The Web Worker's answer to run seq (kplace-core's envelope). Returns 1 when it became the result on screen.
 int kplace_app_complete(int seq, const char* envelope) {
   if (!web || !envelope) return 0;
+  Wake();
   const bool ok = web->session.Complete(static_cast<std::uint64_t>(seq), envelope);
   NotifyIfNew();
   return ok ? 1 : 0;
@@ -48,6 +51,7 @@ int kplace_app_complete(int seq, const char* envelope) {
 // The Web Worker's answer to an explanation request (kplace_explain's envelope) for snapshot seq.
 int kplace_app_explained(int seq, const char* pod, const char* envelope) {
   if (!web || !pod || !envelope) return 0;
+  Wake();
   return web->session.CompleteExplanation(static_cast<std::uint64_t>(seq), pod, envelope) ? 1 : 0;
 }
 
@@ -66,6 +70,7 @@ int kplace_app_running() { return web && web->session.running() ? 1 : 0; }
 // "uncordon" or "addToleration" (tolerate taint of node for pod). Returns 1 when the text changed.
 int kplace_app_edit(const char* kind, const char* node, int taint, const char* effect, const char* pod) {
   if (!web || !kind || !node || taint < 0) return 0;
+  Wake();
   using Kind = kplace::app::Edit::Kind;
   const std::string_view k = kind;
   Kind kk;
@@ -91,6 +96,7 @@ int kplace_app_edit(const char* kind, const char* node, int taint, const char* e
 // Undoes the last direct edit. Returns 1 when there was one.
 int kplace_app_undo() {
   if (!web) return 0;
+  Wake();
   const bool ok = kplace::app::UndoEdit(web->session, web->ui);
   NotifyIfNew();
   return ok ? 1 : 0;
@@ -110,6 +116,7 @@ const char* kplace_app_targets() {
 // Loads presets/<name>.json as the picker does. Returns 0 for an unknown name.
 int kplace_app_load_preset(const char* name) {
   if (!web || !name) return 0;
+  Wake();
   const auto& presets = kplace::app::Presets();
   for (std::size_t i = 0; i < presets.size(); ++i) {
     if (presets[i].name != name) continue;
@@ -121,6 +128,9 @@ int kplace_app_load_preset(const char* name) {
 }
 
 const char* kplace_app_text() { return web ? web->session.text().c_str() : ""; }
+
+// Its size in bytes (UTF-8), without copying it out.
+double kplace_app_text_bytes() { return web ? static_cast<double>(web->session.text().size()) : 0; }
 
 // The last good result (exactly `kplace run --format json`), "" before the first.
 const char* kplace_app_result() {
@@ -136,6 +146,7 @@ int kplace_app_stale() { return web && web->session.stale() ? 1 : 0; }
 // window.kplace.setMode(m): sets the Simulation's spec.mode in the text (nothing else changes) and re-runs.
 int kplace_app_set_mode(const char* mode) {
   if (!web || !mode) return 0;
+  Wake();
   auto text = kplace::app::json_text::WithMode(web->session.text(), mode);
   if (!text) return 0;
   if (*text != web->session.text()) web->session.PushUndo();
@@ -146,11 +157,13 @@ int kplace_app_set_mode(const char* mode) {
 
 // The page's paste event: what the next Ctrl+V / Cmd+V in the app inserts.
 void kplace_app_paste(const char* text) {
+  Wake();
   if (web && text) web->clipboard = text;
 }
 
 // Selects a pod in the inspector ("" clears).
 void kplace_app_select(const char* pod) {
+  Wake();
   if (web) web->ui.selected_pod = pod ? pod : "";
 }
 
@@ -161,6 +174,7 @@ const char* kplace_app_selected() { return web ? web->ui.selected_pod.c_str() : 
 // top bar brings it back). editable is the page's business (it reverts edits of read-only embeds).
 void kplace_app_set_embed(int editable) {
   if (!web) return;
+  Wake();
   (void)editable;
   web->ui.embed = true;
   web->ui.editor_collapsed = true;

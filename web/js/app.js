@@ -39,6 +39,7 @@ export function load(text) {
   return withString(String(text), (p) => mod._kplace_app_load(p)) === 1 ? result() : null;
 }
 export function text() { need(); return str(mod._kplace_app_text()); }
+export function textBytes() { return mod ? mod._kplace_app_text_bytes() : 0; }
 export function result() {
   need();
   const json = str(mod._kplace_app_result());

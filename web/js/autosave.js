@@ -1,11 +1,14 @@
 // Autosave (not in embeds): the scenario being edited and its selected pod kept in localStorage and restored on
 // reload; the local work a shared or preset link replaced kept one click away ("Restore my last edit"); the address
 // dropped once what is on screen is an edit rather than what the link opened.
-import { mod, need, text, load, select, selected } from './app.js';
+import { mod, need, text, textBytes, load, select, selected } from './app.js';
 import { say } from './overlay.js';
 import { canvas, embedMode, pageBase, params, ui } from './page.js';
 
 const AUTOSAVE_KEY = 'kplace:autosave';  // {text, pod, source: "edit" | "link", time}
+// localStorage holds about 5 million characters per site (Chromium: 10 MiB of UTF-16): a larger scenario can never
+// be saved, and copying it out of the app and into JSON only to fail costs the page a second (a 67 MB import).
+const AUTOSAVE_MAX_BYTES = 5 * 1024 * 1024;
 const PREVIOUS_KEY = 'kplace:previous';  // the local work a shared or preset link replaced
 let linkText = null;      // the scenario a link opened with (autosave marks it "link" until edited)
 let lastSaved = null;
@@ -32,16 +35,23 @@ function writeStore(k, v) {
     return false;
   }
 }
+function tooLarge() {
+  if (!warnedTooLarge) say('This scenario is too large to autosave in the browser; export it to keep it.');
+  warnedTooLarge = true;
+}
 function autosave() {
   if (embedMode || !mod) return;
+  if (textBytes() > AUTOSAVE_MAX_BYTES) {
+    tooLarge();
+    return;
+  }
   const t = text();
   const pod = selected();
   if (lastSaved && lastSaved.text === t && lastSaved.pod === pod) return;
   const source = t === linkText ? 'link' : 'edit';
   const entry = { text: t, pod, source, time: Date.now() };
   if (!writeStore(AUTOSAVE_KEY, entry)) {
-    if (!warnedTooLarge) say('This scenario is too large to autosave in the browser; export it to keep it.');
-    warnedTooLarge = true;
+    tooLarge();
     return;
   }
   lastSaved = entry;
