@@ -6,6 +6,7 @@
 //   kplace releases                 (the Kubernetes releases kplace reproduces and what differs between them)
 // Exit codes: 0 success, 2 bad input or usage.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -52,6 +53,11 @@ bool ReadInput(const std::string& path, std::string& out, std::string& error) {
   if (path == "-") {
     out.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     return true;
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {  // opens on Linux, and reports an absurd size
+    error = "cannot read " + path + ": it is a directory";
+    return false;
   }
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {

@@ -177,6 +177,11 @@ TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(RunCli("frobnicate x").code, 2);
   EXPECT_EQ(RunCli("run --format yaml " + kPreset).code, 2);
   EXPECT_EQ(RunCli("run /nonexistent/file.json").code, 2);
+  for (const char* command : {"run ", "validate ", "convert kubectl "}) {  // a directory for a file: no crash
+    const Output dir = RunCli(command + std::string(KPLACE_SOURCE_DIR "/presets"));
+    EXPECT_EQ(dir.code, 2) << command;
+    EXPECT_NE(dir.err.find("presets: it is a directory"), std::string::npos) << command << dir.err;
+  }
   EXPECT_EQ(RunCli("run --explain nobody/here " + kPreset).code, 2);
 }
 
