@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/model/labels.h"
@@ -35,7 +36,7 @@ namespace {
 
 const Json* Get(const Json* parent, const char* name) {
   if (!parent || !parent->is_object()) return nullptr;
-  auto it = parent->find(name);
+  auto it = parent->find(std::string_view(name));  // not strlen-ed at every comparison (see json_reader.cpp)
   if (it == parent->end() || it->is_null()) return nullptr;
   return &*it;
 }
