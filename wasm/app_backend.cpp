@@ -60,8 +60,10 @@ EM_JS(void, JsWriteClipboard, (const char* text), {
 EM_JS(void, JsNotifyResult, (), {
   if (Module["onKplaceResult"]) Module["onKplaceResult"]();
 });
+// The text as a function: the page may already hold it as a string (kplace.load's), and a 67 MB copy out of wasm
+// memory costs the frame a quarter of a second. Valid only during the call.
 EM_JS(void, JsRunInBackground, (int seq, const char* text), {
-  if (Module["onKplaceRunAsync"]) Module["onKplaceRunAsync"](seq, UTF8ToString(text));
+  if (Module["onKplaceRunAsync"]) Module["onKplaceRunAsync"](seq, () => UTF8ToString(text));
 });
 EM_JS(void, JsExplainInBackground, (int seq, const char* text, const char* pod), {
   if (Module["onKplaceExplainAsync"]) Module["onKplaceExplainAsync"](seq, UTF8ToString(text), UTF8ToString(pod));

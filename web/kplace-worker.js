@@ -13,18 +13,13 @@
 // The page terminates and restarts the worker when a newer edit supersedes a run that is still going.
 /* global createKplaceCore, importScripts */
 'use strict';
-importScripts('kplace-core.js');
+importScripts('kplace-core.js', 'js/utf8.js');
 
 let core = null;  // the wasm core, instantiated on first use
 const getCore = () => core || (core = createKplaceCore());
 
 function callCore(mod, fn, ...strings) {
-  const ptrs = strings.map((s) => {
-    const size = mod.lengthBytesUTF8(s) + 1;
-    const p = mod._malloc(size);
-    mod.stringToUTF8(s, p, size);
-    return p;
-  });
+  const ptrs = strings.map((s) => self.kplaceToUTF8(mod, s));  // js/utf8.js, as the page encodes
   try {
     const out = fn(...ptrs);
     const text = mod.UTF8ToString(out);

@@ -2,6 +2,7 @@
 // C API (wasm/exports/app.json) as the functions window.kplace forwards, and the onResult listeners. A read-only
 // embed's edits are refused here. No DOM.
 import { editable } from './page.js';
+import './utf8.js';  // self.kplaceToUTF8
 
 export let mod = null;  // the app's module, once createKplaceApp resolved (attach)
 const listeners = new Set();
@@ -11,12 +12,11 @@ export function attach(m) {
   mod = m;
 }
 
-// Copies a string into the module's heap (the stack is too small for large scenarios) for the call's duration.
+// Copies a string into the module's heap as UTF-8 (the stack is too small for large scenarios) for the call's
+// duration (js/utf8.js, the worker's encoding too).
 export function withString(text, fn) {
-  const size = mod.lengthBytesUTF8(text) + 1;
-  const ptr = mod._malloc(size);
+  const ptr = self.kplaceToUTF8(mod, text);
   try {
-    mod.stringToUTF8(text, ptr, size);
     return fn(ptr);
   } finally {
     mod._free(ptr);
@@ -33,10 +33,19 @@ function edit(kind, node, i, effect, pod) {
     withString(String(pod), (p) => mod._kplace_app_edit(k, n, Number(i) | 0, e, p))))) === 1;
 }
 
+// The text load() is handing to the app, while it does. A large one goes straight on to the Web Worker: the worker
+// takes this string instead of a copy out of wasm memory (the same text; both convert it to UTF-8 the same way).
+let loading = null;
+export function textBeingLoaded() { return loading; }
 export function load(text) {
   need();
-  // 1: ran, 0: input error, 2: runs in the background (onResult fires when it lands)
-  return withString(String(text), (p) => mod._kplace_app_load(p)) === 1 ? result() : null;
+  loading = String(text);
+  try {
+    // 1: ran, 0: input error, 2: runs in the background (onResult fires when it lands)
+    return withString(loading, (p) => mod._kplace_app_load(p)) === 1 ? result() : null;
+  } finally {
+    loading = null;
+  }
 }
 export function text() { need(); return str(mod._kplace_app_text()); }
 export function textBytes() { return mod ? mod._kplace_app_text_bytes() : 0; }
