@@ -80,10 +80,16 @@ void DrawEditor(Session& session, UiState& ui) {
   if (!session.error().empty()) {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(70, 28, 32, 255));
     const float wrap = ImGui::GetContentRegionAvail().x - Em(1);
-    const auto pos = json_text::ErrorPosition(session.text(), session.error());
-    std::string text = session.error();
-    if (pos && text.rfind("invalid JSON at line", 0) != 0)
-      text = "line " + std::to_string(pos->line) + ", column " + std::to_string(pos->column) + ": " + text;
+    if (ui.editor_error_generation != session.generation() || ui.editor_error != session.error()) {
+      ui.editor_error_generation = session.generation();
+      ui.editor_error = session.error();
+      ui.editor_error_shown = session.error();
+      const auto pos = json_text::ErrorPosition(session.text(), session.error());
+      if (pos && session.error().rfind("invalid JSON at line", 0) != 0)
+        ui.editor_error_shown =
+            "line " + std::to_string(pos->line) + ", column " + std::to_string(pos->column) + ": " + session.error();
+    }
+    const std::string& text = ui.editor_error_shown;
     const float h = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y + Em(2.4f);
     ImGui::BeginChild("error", ImVec2(0, h), true);
     ImGui::PushStyleColor(ImGuiCol_Text, colors::kError);

@@ -31,6 +31,10 @@ struct UiState {
   TextLines editor_lines;
   std::uint64_t editor_lines_generation = 0;
   std::size_t editor_lines_bytes = ~std::size_t{0};
+  // The editor's error message with its line:column, for the session generation and error it was worked out for
+  // (finding an item's line reads the text up to it: once per error, not per frame).
+  std::string editor_error, editor_error_shown;
+  std::uint64_t editor_error_generation = 0;
   int compact = -1;                  // cluster view: -1 automatic (compact above 40 nodes), 0 off, 1 on
   bool events_selected_only = true;  // the Events panel shows only the selected pod's events (when one is)
   std::optional<Edit> pending_edit;  // asked for by a panel this frame; applied after the frame is drawn
