@@ -46,7 +46,9 @@ PodStatus StatusOf(const sim::PodResult& r, const karpenter::PodOutcome* k) {
 // pod's owner and priority, karpenter mode's outcomes in scenario order and its pods' places, the node list with the
 // pods on each (bound at start, then the Scheduled events' order). No explanations, no attempts beyond the last
 // outcome, no provisioning runs per round (the document has only their events).
-sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc) {
+// node_pods gets, per node of the result, the indices into its pods of the keys listed on it (the views are built in
+// the same order, so Index need not search the keys again); left empty in karpenter mode.
+sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc, std::vector<std::vector<int>>& node_pods) {
   sim::SimResult r = std::move(read);
   r.mode = sc.simulation.mode;
   std::vector<sim::PodResult> listed = std::move(r.pods);
@@ -121,6 +123,7 @@ sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc) {
   }
   if (r.karpenter) return r;  // Index lists the pods per node, as for a run in the frame
   std::vector<bool> on_node(r.pods.size(), false);
+  node_pods.assign(r.nodes.size(), {});
   auto list = [&](std::size_t i) {
     const auto& pr = r.pods[i];
     if (on_node[i] || pr.node.empty()) return;
@@ -128,6 +131,7 @@ sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc) {
     if (n == node_at.end()) return;
     on_node[i] = true;
     r.nodes[n->second].pods.push_back(pr.key);
+    node_pods[n->second].push_back(static_cast<int>(i));
   };
   for (std::size_t i = 0; i < r.pods.size(); ++i)
     if (r.pods[i].bound_at_start) list(i);
@@ -163,10 +167,11 @@ void IndexSnapshot(Snapshot& s, const io::Json* result_json) {
   if (!karpenter_mode) sim::ExpandDaemonSets(s.scenario, 0);
   // cluster mode: the launched NodeClaims are Nodes now, with DaemonSet pods of their own (a background run's result
   // lists pods on them: add them before reading it).
+  std::vector<std::vector<int>> node_pods;  // per s.result.nodes entry, when JoinScenario listed them
   if (result_json) {
     sim::SimResult read = io::ResultFromJson(*result_json);
     AddLaunchedNodes(s.scenario, read.node_claims);
-    s.result = JoinScenario(std::move(read), s.scenario);
+    s.result = JoinScenario(std::move(read), s.scenario, node_pods);
   } else {
     AddLaunchedNodes(s.scenario, s.result.node_claims);
   }
@@ -206,15 +211,20 @@ void IndexSnapshot(Snapshot& s, const io::Json* result_json) {
   for (const auto& n : s.scenario.nodes) nodes.emplace(n.meta.name, &n);
   std::unordered_map<std::string, const sim::LaunchedNodeClaim*> launched;
   for (const auto& lc : s.result.node_claims) launched.emplace(lc.node, &lc);
-  for (const auto& summary : s.result.nodes) {
+  for (std::size_t k = 0; k < s.result.nodes.size(); ++k) {
+    const sim::NodeSummary& summary = s.result.nodes[k];
     NodeView nv;
     auto it = nodes.find(summary.name);
     if (it == nodes.end()) continue;
     nv.node = it->second;
     if (auto l = launched.find(summary.name); l != launched.end()) nv.launched = l->second;
     s.node_index.emplace(summary.name, static_cast<int>(s.nodes.size()));
-    for (const auto& key : summary.pods) {
-      int i = s.FindPod(key);
+    for (std::size_t j = 0; j < summary.pods.size(); ++j) {
+      const std::string& key = summary.pods[j];
+      // The view JoinScenario found (the views are in the result's order), when it is the first of its key (what
+      // FindPod returns); else the search.
+      int i = k < node_pods.size() ? node_pods[k][j] : -1;
+      if (i < 0 || s.pods[i].key != key || (i > 0 && s.pods[i - 1].key == key)) i = s.FindPod(key);
       if (i < 0) continue;
       nv.pods.push_back(i);
       nv.requested.Add(s.pods[i].requests);

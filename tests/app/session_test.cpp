@@ -357,6 +357,14 @@ TEST_P(BackgroundSnapshotTest, ShowsWhatARunInTheFrameShows) {
     std::sort(bp.begin(), bp.end());  // the JSON has no bind order per node: the Scheduled events' order instead
     std::sort(fp.begin(), fp.end());
     EXPECT_EQ(bp, fp);
+    if (!b.result.karpenter) {  // in the order the joined result lists the node's pods, each view its key's
+      auto summary = std::find_if(b.result.nodes.begin(), b.result.nodes.end(),
+                                  [&](const sim::NodeSummary& n) { return n.name == bn.node->meta.name; });
+      ASSERT_NE(summary, b.result.nodes.end());
+      std::vector<std::string> keys;
+      for (int p : bn.pods) keys.push_back(b.pods[static_cast<std::size_t>(p)].key);
+      EXPECT_EQ(keys, summary->pods);
+    }
     EXPECT_EQ(bn.requested.milli_cpu, f.nodes[i].requested.milli_cpu);
   }
   ASSERT_EQ(b.claims.size(), f.claims.size());
