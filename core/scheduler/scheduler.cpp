@@ -198,7 +198,10 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
         if (scores[i].total == best) top.push_back(i);
       // Order the tie set by name so the seeded choice does not depend on node evaluation order. Names are unique,
       // so selecting the k-th by name equals indexing the sorted set; the full sort is needed only to explain.
-      auto by_name = [&](std::size_t a, std::size_t b) { return scores[a].node->Name() < scores[b].node->Name(); };
+      // name_rank orders as the names do (BuildNodeOrder).
+      auto by_name = [&](std::size_t a, std::size_t b) {
+        return scores[a].node->name_rank < scores[b].node->name_rank;
+      };
       const std::size_t k = SeededIndex(pod, attempt, 0, top.size());
       if (explain)
         std::sort(top.begin(), top.end(), by_name);

@@ -177,10 +177,20 @@ void BuildNodeOrder(const std::vector<const Node*>& nodes, Snapshot& out) {
       if (i < list.size()) {
         NodeInfo ni;
         ni.node = list[i];
+        ni.allocatable = list[i]->allocatable;
         ni.index = static_cast<int>(out.nodes.size());
         out.nodes.push_back(std::move(ni));
       }
     }
+  }
+  {
+    std::vector<int> by_name(out.nodes.size());
+    for (std::size_t i = 0; i < by_name.size(); ++i) by_name[i] = static_cast<int>(i);
+    std::sort(by_name.begin(), by_name.end(), [&](int a, int b) {
+      return out.nodes[static_cast<std::size_t>(a)].Name() < out.nodes[static_cast<std::size_t>(b)].Name();
+    });
+    for (std::size_t r = 0; r < by_name.size(); ++r)
+      out.nodes[static_cast<std::size_t>(by_name[r])].name_rank = static_cast<int>(r);
   }
   out.layout_generation = NextGeneration();
   out.node_index.clear();

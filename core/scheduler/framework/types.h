@@ -77,6 +77,12 @@ class NodeInfo {
  public:
   const Node* node = nullptr;
   int index = 0;  // position in the snapshot's node list
+  // node->allocatable, copied beside requested by BuildNodeOrder: the filter and score passes read it for every
+  // node of every cycle, and the Node object is a cache miss away (half of NodeResourcesFit's Filter time).
+  Resource allocatable;
+  // Position of the node's name among the snapshot's node names (BuildNodeOrder): orders ties by name with an
+  // integer compare.
+  int name_rank = 0;
   std::vector<const PodInfo*> pods;
   std::vector<const PodInfo*> pods_with_affinity;
   std::vector<const PodInfo*> pods_with_required_anti_affinity;
@@ -87,7 +93,7 @@ class NodeInfo {
   std::uint64_t generation = 0;
 
   const std::string& Name() const { return node->meta.name; }
-  const Resource& Allocatable() const { return node->allocatable; }
+  const Resource& Allocatable() const { return allocatable; }
   void AddPod(const PodInfo* p);
   // Removes a pod previously added; returns false if it was not there.
   bool RemovePod(const PodInfo* p);
