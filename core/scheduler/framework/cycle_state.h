@@ -8,9 +8,23 @@
 #include <typeinfo>
 #include <vector>
 
+namespace kplace {
+struct Node;
+}  // namespace kplace
+
 namespace kplace::framework {
 
 class FilterPlugin;
+
+// A Filter plugin the framework runs on every node of a cycle, with the pass verdicts it has cached (see
+// VerdictState in types.h): where verdict[i] is a pass for the NodeInfo at snapshot index i whose Node is layout[i],
+// the plugin's Filter returns Success without being called.
+struct ActiveFilter {
+  const FilterPlugin* plugin = nullptr;
+  const std::uint8_t* verdict = nullptr;  // nullptr: no cached verdicts
+  const Node* const* layout = nullptr;    // the Node per snapshot index the verdicts are for
+  std::size_t size = 0;
+};
 
 struct StateData {
   virtual ~StateData() = default;
@@ -52,7 +66,7 @@ class CycleState {
   std::vector<std::uint8_t> skip_filter, skip_score;
   // The Filter plugins whose PreFilter did not skip, in profile order: what Framework::RunFilter runs on every node,
   // listed once per cycle (Reset and Framework::RunPreFilter mark it stale).
-  mutable std::vector<const FilterPlugin*> active_filters;
+  mutable std::vector<ActiveFilter> active_filters;
   mutable bool active_filters_ready = false;
 
  private:

@@ -202,11 +202,24 @@ Status Framework::RunPreFilter(CycleState& state, const PodInfo& pod, const Snap
 Status Framework::RunFilter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
   if (!state.active_filters_ready) {
     state.active_filters.clear();
-    for (const auto* p : filter_)
-      if (!state.skip_filter[p->prefilter_slot / 2]) state.active_filters.push_back(p);
+    for (const auto* p : filter_) {
+      if (state.skip_filter[p->prefilter_slot / 2]) continue;
+      ActiveFilter a;
+      a.plugin = p;
+      if (const auto* vs = state.Read<VerdictState>(p->prefilter_slot); vs && vs->row) {
+        a.verdict = vs->row->verdict.data();
+        a.layout = vs->row->nodes->data();
+        a.size = std::min(vs->row->verdict.size(), vs->row->nodes->size());
+      }
+      state.active_filters.push_back(a);
+    }
     state.active_filters_ready = true;
   }
-  for (const auto* p : state.active_filters) {
+  const auto at = static_cast<std::size_t>(node.index);
+  for (const auto& a : state.active_filters) {
+    // A pass the plugin cached for this node (FilterWithVerdicts would return it at once): no call.
+    if (a.verdict && at < a.size && a.layout[at] == node.node && a.verdict[at] == NodeVerdictCache::kPass) continue;
+    const FilterPlugin* p = a.plugin;
     Status s = p->Filter(state, pod, node);
     if (!s.IsSuccess()) {
       // Anything but a rejection is an internal error (upstream turns it into Error).
@@ -268,12 +281,12 @@ Status Framework::RunScore(const CycleState& state, const PodInfo& pod, const st
   for (const auto& entry : score_) {
     const ScorePlugin* p = entry.plugin;
     const bool skipped = state.skip_score[p->prescore_slot / 2];
+    // A skipped plugin adds 0 to every node: only an explanation needs its rows.
+    if (skipped && !detail) continue;
+    Status s;  // a plugin sets it only to fail
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       list[i].node = nodes[i];
-      list[i].score = 0;
-      if (skipped) continue;
-      Status s;
-      list[i].score = p->Score(state, pod, *nodes[i], s);
+      list[i].score = skipped ? 0 : p->Score(state, pod, *nodes[i], s);
       if (!s.IsSuccess()) return s.WithPlugin(p->Name());
     }
     if (detail)

@@ -169,7 +169,9 @@ class NodeVerdictCache {
   std::vector<std::shared_ptr<Row>> rows_;
 };
 
-// CycleState data of a plugin using a NodeVerdictCache: the current pod's row.
+// CycleState data of a plugin using a NodeVerdictCache: the current pod's row. Kept in a Filter plugin's prefilter
+// slot, it promises that the plugin's Filter returns Success wherever the row holds kPass for the node (as
+// FilterWithVerdicts does): Framework::RunFilter then skips the call.
 struct VerdictState : StateData {
   std::shared_ptr<NodeVerdictCache::Row> row;
   // The verdict byte of node, or nullptr when the row does not cover it (then compute directly).

@@ -72,6 +72,8 @@ std::unique_ptr<PreFilterState> ComputePreFilterState(const framework::PodInfo& 
   data->num_domains.assign(C, 0);
   data->paths.assign(C, CriticalPaths{});
   data->min_match.assign(C, 0);
+  data->of_node.assign(C, nullptr);
+  data->over_skew.resize(C);
 
   SnapshotCache& cache = scratch.cache;
   std::vector<const std::int32_t*> matching(C);  // per node; nullptr: the constraint counts nothing
@@ -120,6 +122,12 @@ std::unique_ptr<PreFilterState> ComputePreFilterState(const framework::PodInfo& 
     data->paths[i] = paths;
     // minMatchNum: fewer domains than minDomains make the global minimum 0.
     data->min_match[i] = num < static_cast<std::size_t>(cs[i].min_domains) ? 0 : paths.p[0].num;
+    data->of_node[i] = of_node;
+    // 'existing matching num' + 'if self-match (1 or 0)' - 'global minimum' > 'maxSkew', as FilterNode checks it.
+    auto& over = data->over_skew[i];
+    over.assign(D, 0);
+    for (std::size_t d = 0; d < D; ++d)
+      over[d] = std::int64_t{counts[d]} + data->self_match[i] - data->min_match[i] > cs[i].max_skew;
   }
   auto s = std::make_unique<PreFilterState>();
   s->data = std::move(data);
@@ -154,6 +162,16 @@ std::int64_t Slot(const PreFilterData& data, const framework::NodeInfo& node) {
 Status FilterNode(const PreFilterState& s, const framework::PodInfo&, const framework::NodeInfo& node) {
   const PreFilterData& data = *s.data;
   std::int64_t slot = Slot(data, node);
+  if (slot >= 0 && s.deltas.empty() && s.extra.empty() && s.paths.empty()) {
+    // No what-if changed a count: the verdicts by domain PreFilter worked out (the same checks, in the same order).
+    for (std::size_t i = 0; i < data.constraints.size(); ++i) {
+      const std::int32_t d = data.of_node[i][slot];
+      if (d < 0) return Status(Code::UnschedulableAndUnresolvable, kErrReasonTopologySpreadNodeLabelNotMatch);
+      if (data.over_skew[i][static_cast<std::size_t>(d)])
+        return Status(Code::Unschedulable, kErrReasonTopologySpreadConstraintsNotMatch);
+    }
+    return {};
+  }
   for (std::size_t i = 0; i < data.constraints.size(); ++i) {
     std::int32_t d = NodeDomain(s, slot, i, *node.node);
     if (d == kMissingKey) return Status(Code::UnschedulableAndUnresolvable, kErrReasonTopologySpreadNodeLabelNotMatch);

@@ -36,7 +36,11 @@ struct PreFilterData {
   std::vector<std::vector<char>> exists;  // per constraint, by domain id: the domain is in TpValueToMatchNum
   std::vector<std::size_t> num_domains;   // per constraint: len(TpValueToMatchNum[i])
   std::vector<CriticalPaths> paths;
-  std::vector<int> min_match;                  // per constraint: MinMatchNum without what-ifs
+  std::vector<int> min_match;  // per constraint: MinMatchNum without what-ifs
+  // Filter without what-ifs, per constraint: each snapshot node's domain id (KeyDomains::of_node) and, by domain id,
+  // whether a node there fails the skew check (the answer is the same for every node of a domain).
+  std::vector<const std::int32_t*> of_node;
+  std::vector<std::vector<char>> over_skew;
   const framework::NodeInfo* nodes = nullptr;  // the snapshot's nodes (valid for the scheduling cycle)
   std::size_t num_nodes = 0;
 };
