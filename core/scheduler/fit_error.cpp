@@ -6,16 +6,40 @@
 
 namespace kplace {
 
+void FitErrorInput::AddNode(const framework::Status& s) {
+  ++num_node_statuses;
+  if (const char* r = s.static_reason()) {
+    for (auto& [text, n] : static_reason_counts) {
+      if (text == r) {
+        ++n;
+        return;
+      }
+    }
+    static_reason_counts.emplace_back(r, 1);
+    return;
+  }
+  s.ForEachReason([&](std::string_view r) {
+    auto it = reason_counts.find(r);
+    if (it == reason_counts.end()) it = reason_counts.emplace(std::string(r), 0).first;
+    ++it->second;
+  });
+}
+
+void FitErrorInput::AddNode(const std::vector<std::string>& reasons) {
+  ++num_node_statuses;
+  for (const auto& r : reasons) ++reason_counts[r];
+}
+
 std::string FitErrorMessage(const FitErrorInput& in) {
   std::string msg = "0/" + std::to_string(in.num_all_nodes) + " nodes are available:";
   if (!in.pre_filter_msg.empty()) {
     msg += " " + in.pre_filter_msg + ".";
   } else {
-    std::map<std::string, std::size_t> counts;
-    for (const auto& reasons : in.node_reasons)
-      for (const auto& r : reasons) ++counts[r];
-    if (in.node_reasons.size() < in.num_all_nodes)
-      for (const auto& r : in.absent_reasons) counts[r] += in.num_all_nodes - in.node_reasons.size();
+    // Every reason with its number of nodes (upstream: a reason counted once per node status that lists it).
+    std::map<std::string, std::size_t, std::less<>> counts = in.reason_counts;
+    for (const auto& [text, n] : in.static_reason_counts) counts[text] += n;
+    if (in.num_node_statuses < in.num_all_nodes)
+      for (const auto& r : in.absent_reasons) counts[r] += in.num_all_nodes - in.num_node_statuses;
     std::vector<std::string> entries;
     for (const auto& [reason, n] : counts) entries.push_back(std::to_string(n) + " " + reason);
     std::sort(entries.begin(), entries.end());  // plain string order: "10 x" sorts before "2 y"

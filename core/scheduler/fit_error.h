@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -13,8 +15,14 @@ namespace kplace {
 
 struct FitErrorInput {
   std::size_t num_all_nodes = 0;
-  // Explicit per-node statuses (only their reasons matter).
-  std::vector<std::vector<std::string>> node_reasons;
+  // Explicit per-node statuses (only their reasons matter): AddNode once per node.
+  void AddNode(const framework::Status& s);
+  void AddNode(const std::vector<std::string>& reasons);
+  std::size_t num_node_statuses = 0;
+  std::map<std::string, std::size_t, std::less<>> reason_counts;
+  // Constant reasons counted by address (thousands of nodes share a few literals), merged into reason_counts by
+  // text when the message is built.
+  std::vector<std::pair<const char*, std::size_t>> static_reason_counts;
   // Reasons of the status of every node without an explicit entry (PreFilterResult restriction); empty = none.
   std::vector<std::string> absent_reasons;
   std::string pre_filter_msg;

@@ -222,7 +222,7 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
   }
 
   // Unschedulable: FitError message, then PostFilter.
-  for (const auto& [n, s] : out.node_statuses) fit.node_reasons.push_back(s.reasons());
+  for (const auto& [n, s] : out.node_statuses) fit.AddNode(s);
   out.absent_code = absent_code;
   fit.post_filter_msg = PostFilter(pod, attempt, out, explain);
   out.message = FitErrorMessage(fit);

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -49,6 +50,17 @@ class Status {
     if (static_reason_) return {static_reason_};
     return owned_;
   }
+  // Calls f(std::string_view) on each reason in order, copying none.
+  template <typename F>
+  void ForEachReason(F&& f) const {
+    if (static_reason_) {
+      f(std::string_view(static_reason_));
+      return;
+    }
+    for (const auto& r : owned_) f(std::string_view(r));
+  }
+  // The reason when it is a single constant (a string literal), else nullptr.
+  const char* static_reason() const { return static_reason_; }
   // The plugin that returned this status ("" when not set); a plugin name constant.
   const char* plugin() const { return plugin_; }
   Status& WithPlugin(const char* name) {

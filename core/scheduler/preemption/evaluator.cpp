@@ -173,7 +173,7 @@ PreemptResult Preempt(Context& ctx, const framework::CycleState& state, const Po
     // A FitError over all nodes: the dry run's verdicts, every other node "not helpful".
     FitErrorInput fit;
     fit.num_all_nodes = snapshot.nodes.size();
-    for (const auto& [n, s] : dry.rejected) fit.node_reasons.push_back(s.reasons());
+    for (const auto& [n, s] : dry.rejected) fit.AddNode(s);
     fit.absent_reasons = {"Preemption is not helpful for scheduling"};
     out.status = Status(Code::Unschedulable, "preemption: " + FitErrorMessage(fit));
     out.clear_nomination = true;
