@@ -82,6 +82,10 @@ Entry& FindOrMake(std::vector<std::unique_ptr<Entry>>& entries, std::size_t limi
 void SnapshotCache::Sync(const framework::Snapshot& snapshot) {
   ++tick_;
   const std::size_t n = snapshot.nodes.size();
+  if (stamp_log_.size() > 4 * n + 4096) {
+    stamp_log_base_ = next_stamp_;
+    stamp_log_.clear();
+  }
   if (&snapshot != snapshot_ || snapshot.nodes.data() != nodes_data_) {
     // Another snapshot (or its node list was rebuilt): freed Node addresses may be reused, start over.
     snapshot_ = &snapshot;
@@ -100,7 +104,7 @@ void SnapshotCache::Sync(const framework::Snapshot& snapshot) {
       if (generation_[i] == ni.generation && num_pods_[i] == ni.pods.size()) continue;
       generation_[i] = ni.generation;
       num_pods_[i] = ni.pods.size();
-      stamp_[i] = ++next_stamp_;
+      Stamp(i);
     }
     log_pos_ = log.size();
     return;
@@ -117,7 +121,6 @@ void SnapshotCache::Sync(const framework::Snapshot& snapshot) {
   const Node** node = node_.data();
   std::uint64_t* generation = generation_.data();
   std::size_t* num_pods = num_pods_.data();
-  std::uint64_t* stamp = stamp_.data();
   for (std::size_t i = 0; i < n; ++i) {
     const framework::NodeInfo& ni = nodes[i];
     if (node[i] != ni.node) {
@@ -128,7 +131,7 @@ void SnapshotCache::Sync(const framework::Snapshot& snapshot) {
     }
     generation[i] = ni.generation;
     num_pods[i] = ni.pods.size();
-    stamp[i] = ++next_stamp_;
+    Stamp(i);
   }
   if (layout_changed) ++layout_;
 }
@@ -190,18 +193,28 @@ const std::vector<std::int32_t>* SnapshotCache::Counts(const Constraint& c, Symb
   if (e->last_used == tick_) return &e->counts;  // already brought up to date since the last Sync
   e->last_used = tick_;
   const std::size_t n = node_.size();
+  bool all = e->synced < stamp_log_base_ || next_stamp_ - e->synced >= n;
   if (e->counts.size() != n) {
     e->counts.assign(n, 0);
     e->stamps.assign(n, 0);  // stamps start at 1: every node is counted
+    all = true;
   }
   const std::uint64_t* now = stamp_.data();
   std::uint64_t* seen = e->stamps.data();
   std::int32_t* counts = e->counts.data();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (seen[i] == now[i]) continue;
+  auto recount = [&](std::size_t i) {
+    if (seen[i] == now[i]) return;
     seen[i] = now[i];
     counts[i] = CountMatchingPods(snapshot_->nodes[i], e->constraint, ns);
+  };
+  if (all) {
+    for (std::size_t i = 0; i < n; ++i) recount(i);
+  } else {
+    // Every node was up to date at stamp `synced`: only nodes stamped since can differ.
+    for (std::size_t k = static_cast<std::size_t>(e->synced - stamp_log_base_); k < stamp_log_.size(); ++k)
+      if (stamp_log_[k] < n) recount(stamp_log_[k]);
   }
+  e->synced = next_stamp_;
   return &e->counts;
 }
 

@@ -61,6 +61,7 @@ class SnapshotCache {
     Constraint constraint;  // only the selector matters
     std::vector<std::int32_t> counts;
     std::vector<std::uint64_t> stamps;  // stamp_ of the node when counted
+    std::uint64_t synced = 0;           // next_stamp_ when every node was last counted up to date
     std::uint64_t last_used = 0;
   };
   struct AffinityEntry {
@@ -87,6 +88,14 @@ class SnapshotCache {
   std::vector<std::size_t> num_pods_;
   std::vector<std::uint64_t> stamp_;  // changes whenever the node's pods may have changed; never reused
   std::uint64_t next_stamp_ = 0;
+  // The node of every stamp after stamp_log_base_ (stamp_log_[k] got stamp stamp_log_base_ + k + 1): a count entry
+  // synced at stamp s recounts only the nodes stamped after s, not all of them. Cut when it outgrows the nodes.
+  std::vector<std::uint32_t> stamp_log_;
+  std::uint64_t stamp_log_base_ = 0;
+  void Stamp(std::size_t i) {
+    stamp_[i] = ++next_stamp_;
+    stamp_log_.push_back(static_cast<std::uint32_t>(i));
+  }
   // Position in snapshot.changed_nodes up to which changes were applied, valid for log_layout_ (see Sync).
   std::size_t log_pos_ = 0;
   std::uint64_t log_layout_ = 0;
