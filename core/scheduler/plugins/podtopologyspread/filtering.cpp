@@ -91,26 +91,39 @@ std::unique_ptr<PreFilterState> ComputePreFilterState(const framework::PodInfo& 
     }
   }
   NodeInclusion inclusion(*pod.pod, cs);
-  const char* affinity_ok = inclusion.check_affinity() ? cache.AffinityMatches(*pod.pod).data() : nullptr;
-  const char* taints_ok = inclusion.check_taints() ? cache.TaintsTolerated(*pod.pod).data() : nullptr;
+  std::uint64_t affinity_serial = 0, taints_serial = 0;
+  const char* affinity_ok =
+      inclusion.check_affinity() ? cache.AffinityMatches(*pod.pod, &affinity_serial).data() : nullptr;
+  const char* taints_ok = inclusion.check_taints() ? cache.TaintsTolerated(*pod.pod, &taints_serial).data() : nullptr;
 
   for (std::size_t i = 0; i < C; ++i) {
     const KeyDomains& kd = *data->domains[i];
     const std::size_t D = kd.values.size();
-    data->counts[i].assign(D, 0);
-    data->exists[i].assign(D, 0);
-    int* counts = data->counts[i].data();
-    char* exists = data->exists[i].data();
     const std::int32_t* of_node = kd.of_node.data();
     const std::int32_t* m = matching[i];
     const char* aff = cs[i].honor_node_affinity ? affinity_ok : nullptr;
     const char* tnt = cs[i].honor_node_taints ? taints_ok : nullptr;
-    for (std::size_t n = 0; n < N; ++n) {
-      std::int32_t d = of_node[n];
-      if (d < 0 || (multi && !all_keys[n]) || (aff && !aff[n]) || (tnt && !tnt[n])) continue;
-      exists[d] = 1;
-      if (m) counts[d] += m[n];
+    // One constraint that counts: the cache's running totals by domain (the same sums, kept across cycles).
+    const SnapshotCache::DomainTotals* totals =
+        !multi && m ? cache.Totals(cs[i], pod.namespace_, data->domains[i], aff, affinity_serial, tnt, taints_serial)
+                    : nullptr;
+    if (totals) {
+      data->counts[i] = totals->counts;
+      data->exists[i] = totals->exists;
+    } else {
+      data->counts[i].assign(D, 0);
+      data->exists[i].assign(D, 0);
+      int* counts = data->counts[i].data();
+      char* exists = data->exists[i].data();
+      for (std::size_t n = 0; n < N; ++n) {
+        std::int32_t d = of_node[n];
+        if (d < 0 || (multi && !all_keys[n]) || (aff && !aff[n]) || (tnt && !tnt[n])) continue;
+        exists[d] = 1;
+        if (m) counts[d] += m[n];
+      }
     }
+    const int* counts = data->counts[i].data();
+    const char* exists = data->exists[i].data();
     std::size_t num = 0;
     CriticalPaths paths;
     for (std::size_t d = 0; d < D; ++d) {

@@ -165,17 +165,18 @@ std::shared_ptr<const KeyDomains> SnapshotCache::Domains(Symbol key) {
   return e->domains;
 }
 
+SnapshotCache::CountEntry* SnapshotCache::FindCount(const Constraint& c, Symbol ns) {
+  std::uint64_t hash = SelectorHash(ns, c.selector);
+  for (auto& x : counts_)
+    if (x->hash == hash && x->ns == ns && SameSelector(x->constraint.selector, c.selector)) return x.get();
+  return nullptr;
+}
+
 const std::vector<std::int32_t>* SnapshotCache::Counts(const Constraint& c, Symbol ns) {
   if (!c.counts) return nullptr;
-  std::uint64_t hash = SelectorHash(ns, c.selector);
-  CountEntry* e = nullptr;
-  for (auto& x : counts_) {
-    if (x->hash == hash && x->ns == ns && SameSelector(x->constraint.selector, c.selector)) {
-      e = x.get();
-      break;
-    }
-  }
+  CountEntry* e = FindCount(c, ns);
   if (!e) {
+    const std::uint64_t hash = SelectorHash(ns, c.selector);
     if (counts_.size() >= kMaxCountEntries) {
       // Evict the least recently used entry not used in this cycle.
       auto victim = counts_.end();
@@ -197,6 +198,7 @@ const std::vector<std::int32_t>* SnapshotCache::Counts(const Constraint& c, Symb
   if (e->counts.size() != n) {
     e->counts.assign(n, 0);
     e->stamps.assign(n, 0);  // stamps start at 1: every node is counted
+    e->totals.clear();
     all = true;
   }
   const std::uint64_t* now = stamp_.data();
@@ -205,7 +207,12 @@ const std::vector<std::int32_t>* SnapshotCache::Counts(const Constraint& c, Symb
   auto recount = [&](std::size_t i) {
     if (seen[i] == now[i]) return;
     seen[i] = now[i];
+    const std::int32_t was = counts[i];
     counts[i] = CountMatchingPods(snapshot_->nodes[i], e->constraint, ns);
+    if (counts[i] == was) return;
+    for (auto& t : e->totals)
+      if (const std::int32_t d = t.domain_of[i]; d >= 0)
+        t.totals.counts[static_cast<std::size_t>(d)] += counts[i] - was;
   };
   if (all) {
     for (std::size_t i = 0; i < n; ++i) recount(i);
@@ -218,7 +225,47 @@ const std::vector<std::int32_t>* SnapshotCache::Counts(const Constraint& c, Symb
   return &e->counts;
 }
 
-const std::vector<char>& SnapshotCache::AffinityMatches(const Pod& pod) {
+const SnapshotCache::DomainTotals* SnapshotCache::Totals(const Constraint& c, Symbol ns,
+                                                         const std::shared_ptr<const KeyDomains>& kd, const char* aff,
+                                                         std::uint64_t aff_serial, const char* tnt,
+                                                         std::uint64_t tnt_serial) {
+  if (!c.counts || !kd) return nullptr;
+  CountEntry* e = FindCount(c, ns);
+  if (!e || e->last_used != tick_) return nullptr;
+  const std::size_t n = e->counts.size();
+  if (kd->of_node.size() != n) return nullptr;
+  aff_serial = aff ? aff_serial : 0;
+  tnt_serial = tnt ? tnt_serial : 0;
+  for (auto& t : e->totals) {
+    if (t.domains == kd && t.aff == aff_serial && t.tnt == tnt_serial) {
+      t.last_used = tick_;
+      return &t.totals;
+    }
+  }
+  if (e->totals.size() >= kMaxTotalsPerCount) {
+    e->totals.erase(std::min_element(e->totals.begin(), e->totals.end(),
+                                     [](const auto& a, const auto& b) { return a.last_used < b.last_used; }));
+  }
+  auto& t = e->totals.emplace_back();
+  t.domains = kd;
+  t.aff = aff_serial;
+  t.tnt = tnt_serial;
+  t.last_used = tick_;
+  const std::size_t D = kd->values.size();
+  t.domain_of.assign(n, -1);
+  t.totals.counts.assign(D, 0);
+  t.totals.exists.assign(D, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int32_t d = kd->of_node[i];
+    if (d < 0 || (aff && !aff[i]) || (tnt && !tnt[i])) continue;
+    t.domain_of[i] = d;
+    t.totals.exists[static_cast<std::size_t>(d)] = 1;
+    t.totals.counts[static_cast<std::size_t>(d)] += e->counts[i];
+  }
+  return &t.totals;
+}
+
+const std::vector<char>& SnapshotCache::AffinityMatches(const Pod& pod, std::uint64_t* serial) {
   const auto& required = RequiredTerms(pod);
   bool made = false;
   AffinityEntry& e = FindOrMake(
@@ -236,11 +283,13 @@ const std::vector<char>& SnapshotCache::AffinityMatches(const Pod& pod) {
     e.layout = layout_;
     e.ok.resize(node_.size());
     for (std::size_t i = 0; i < node_.size(); ++i) e.ok[i] = helper::MatchesRequiredNodeAffinity(pod, *node_[i]);
+    e.serial = ++next_serial_;
   }
+  if (serial) *serial = e.serial;
   return e.ok;
 }
 
-const std::vector<char>& SnapshotCache::TaintsTolerated(const Pod& pod) {
+const std::vector<char>& SnapshotCache::TaintsTolerated(const Pod& pod, std::uint64_t* serial) {
   bool made = false;
   TaintEntry& e = FindOrMake(
       taints_, kMaxPolicyEntries, [&](const TaintEntry& x) { return SameTolerations(x.tolerations, pod.tolerations); },
@@ -255,7 +304,9 @@ const std::vector<char>& SnapshotCache::TaintsTolerated(const Pod& pod) {
                   return t.effect == TaintEffect::NoSchedule || t.effect == TaintEffect::NoExecute;
                 }) == nullptr;
     }
+    e.serial = ++next_serial_;
   }
+  if (serial) *serial = e.serial;
   return e.ok;
 }
 

@@ -43,10 +43,22 @@ class SnapshotCache {
               std::vector<std::shared_ptr<const KeyDomains>>& domains, std::vector<const std::int32_t*>& matching);
   // Per snapshot node: 1 when the node matches the pod's nodeSelector and required node affinity
   // (nodeAffinityPolicy Honor). Shared by pods with the same terms.
-  const std::vector<char>& AffinityMatches(const Pod& pod);
+  // serial (when given) identifies the content: it changes whenever the vector is recomputed.
+  const std::vector<char>& AffinityMatches(const Pod& pod, std::uint64_t* serial = nullptr);
   // Per snapshot node: 1 when the pod tolerates every NoSchedule / NoExecute taint of the node (nodeTaintsPolicy
   // Honor). Shared by pods with the same tolerations.
-  const std::vector<char>& TaintsTolerated(const Pod& pod);
+  const std::vector<char>& TaintsTolerated(const Pod& pod, std::uint64_t* serial = nullptr);
+  // Per domain of kd: the sum of Counts(c, ns) over the nodes that have the key and pass the masks (per node,
+  // nullptr: not applied; a mask's serial from AffinityMatches / TaintsTolerated), and whether any such node is
+  // there. Kept across cycles and moved by Counts' recounts, so a replica of the last pod's workload costs the
+  // nodes that changed, not every node. Call after Counts(c, ns) in the same cycle (else nullptr); nullptr when the
+  // constraint counts nothing.
+  struct DomainTotals {
+    std::vector<int> counts;
+    std::vector<char> exists;
+  };
+  const DomainTotals* Totals(const Constraint& c, Symbol ns, const std::shared_ptr<const KeyDomains>& kd,
+                             const char* aff, std::uint64_t aff_serial, const char* tnt, std::uint64_t tnt_serial);
 
  private:
   struct KeyEntry {
@@ -63,23 +75,36 @@ class SnapshotCache {
     std::vector<std::uint64_t> stamps;  // stamp_ of the node when counted
     std::uint64_t synced = 0;           // next_stamp_ when every node was last counted up to date
     std::uint64_t last_used = 0;
+    struct TotalsEntry {
+      std::shared_ptr<const KeyDomains> domains;
+      std::uint64_t aff = 0, tnt = 0;       // mask serials, 0: not applied
+      std::vector<std::int32_t> domain_of;  // per node: its domain id when it counts toward the totals, else -1
+      DomainTotals totals;
+      std::uint64_t last_used = 0;
+    };
+    std::vector<TotalsEntry> totals;
   };
   struct AffinityEntry {
     std::vector<std::pair<Symbol, Symbol>> node_selector;
     std::optional<NodeSelector> required;
     std::uint64_t layout = 0;
     std::uint64_t last_used = 0;
+    std::uint64_t serial = 0;
     std::vector<char> ok;
   };
   struct TaintEntry {
     std::vector<Toleration> tolerations;
     std::uint64_t layout = 0;
     std::uint64_t last_used = 0;
+    std::uint64_t serial = 0;
     std::vector<char> ok;
   };
   static constexpr std::size_t kMaxKeys = 32;
   static constexpr std::size_t kMaxPolicyEntries = 32;
   static constexpr std::size_t kMaxCountEntries = 128;
+  static constexpr std::size_t kMaxTotalsPerCount = 4;
+  CountEntry* FindCount(const Constraint& c, Symbol ns);
+  std::uint64_t next_serial_ = 0;
 
   const framework::Snapshot* snapshot_ = nullptr;
   const framework::NodeInfo* nodes_data_ = nullptr;
