@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -35,8 +36,23 @@ class Status {
   explicit Status(Code code) : code_(code) {}
   // reason must outlive the Status (a string literal or a constant).
   Status(Code code, const char* reason) : code_(code), static_reason_(reason) {}
-  Status(Code code, std::string reason) : code_(code) { owned_.push_back(std::move(reason)); }
-  Status(Code code, std::vector<std::string> reasons) : code_(code), owned_(std::move(reasons)) {}
+  Status(Code code, std::string reason)
+      : code_(code), owned_(std::make_unique<std::vector<std::string>>(1, std::move(reason))) {}
+  Status(Code code, std::vector<std::string> reasons)
+      : code_(code),
+        owned_(reasons.empty() ? nullptr : std::make_unique<std::vector<std::string>>(std::move(reasons))) {}
+  Status(const Status& o)
+      : code_(o.code_),
+        plugin_(o.plugin_),
+        static_reason_(o.static_reason_),
+        owned_(o.owned_ ? std::make_unique<std::vector<std::string>>(*o.owned_) : nullptr) {}
+  Status& operator=(const Status& o) {
+    if (this != &o) *this = Status(o);
+    return *this;
+  }
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
+  ~Status() = default;
 
   static Status Success() { return Status(); }
   static Status Skip() { return Status(Code::Skip); }
@@ -48,7 +64,7 @@ class Status {
   bool IsRejected() const { return code_ == Code::Unschedulable || code_ == Code::UnschedulableAndUnresolvable; }
   std::vector<std::string> reasons() const {
     if (static_reason_) return {static_reason_};
-    return owned_;
+    return owned_ ? *owned_ : std::vector<std::string>{};
   }
   // Calls f(std::string_view) on each reason in order, copying none.
   template <typename F>
@@ -57,7 +73,8 @@ class Status {
       f(std::string_view(static_reason_));
       return;
     }
-    for (const auto& r : owned_) f(std::string_view(r));
+    if (owned_)
+      for (const auto& r : *owned_) f(std::string_view(r));
   }
   // The reason when it is a single constant (a string literal), else nullptr.
   const char* static_reason() const { return static_reason_; }
@@ -68,16 +85,18 @@ class Status {
     return *this;
   }
   void AppendReason(std::string r) {
-    if (static_reason_) owned_.emplace_back(std::exchange(static_reason_, nullptr));
-    owned_.push_back(std::move(r));
+    if (!owned_) owned_ = std::make_unique<std::vector<std::string>>();
+    if (static_reason_) owned_->emplace_back(std::exchange(static_reason_, nullptr));
+    owned_->push_back(std::move(r));
   }
   // Reasons joined with ", " (Status.Message()).
   std::string Message() const {
     if (static_reason_) return static_reason_;
     std::string out;
-    for (std::size_t i = 0; i < owned_.size(); ++i) {
+    if (!owned_) return out;
+    for (std::size_t i = 0; i < owned_->size(); ++i) {
       if (i) out += ", ";
-      out += owned_[i];
+      out += (*owned_)[i];
     }
     return out;
   }
@@ -88,7 +107,9 @@ class Status {
   Code code_ = Code::Success;
   const char* plugin_ = "";
   const char* static_reason_ = nullptr;
-  std::vector<std::string> owned_;
+  // Reasons built at run time, or several; nullptr when none. Behind a pointer so that the common Status (a constant
+  // reason or none, one per node per Filter plugin) is destroyed by one inline test.
+  std::unique_ptr<std::vector<std::string>> owned_;
 };
 
 }  // namespace kplace::framework
