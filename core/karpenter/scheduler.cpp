@@ -51,22 +51,26 @@ class Solver {
   // Scheduler.add: "" on success.
   std::string Add(PodData& pod, AddTry* record);
   std::string AddToNewClaim(PodData& pod, AddTry* record);
-  std::size_t PodCount(std::size_t pos) const {
-    return claims_[static_cast<std::size_t>(claim_order_[pos])].pods.size();
-  }
-  // A stable sort by pod count after one claim grew by a pod: it moves past the claims that now hold fewer.
+  // A stable sort by pod count after one claim grew by a pod: it moves past the claims that now hold fewer. The
+  // order is sorted by count (order_count_, kept beside it), so those are the run of claims holding one pod less
+  // than it now does: found by binary search, moved by one rotation.
   void BubbleRight(std::size_t pos) {
-    while (pos + 1 < claim_order_.size() && PodCount(pos + 1) < PodCount(pos)) {
-      std::swap(claim_order_[pos], claim_order_[pos + 1]);
-      ++pos;
-    }
+    const std::uint32_t count = ++order_count_[pos];
+    const auto end =
+        std::lower_bound(order_count_.begin() + static_cast<std::ptrdiff_t>(pos) + 1, order_count_.end(), count);
+    const auto to = static_cast<std::size_t>(end - order_count_.begin());
+    std::rotate(order_count_.begin() + static_cast<std::ptrdiff_t>(pos),
+                order_count_.begin() + static_cast<std::ptrdiff_t>(pos) + 1, end);
+    std::rotate(claim_order_.begin() + static_cast<std::ptrdiff_t>(pos),
+                claim_order_.begin() + static_cast<std::ptrdiff_t>(pos) + 1,
+                claim_order_.begin() + static_cast<std::ptrdiff_t>(to));
   }
-  // ... and a new claim (appended last) moves before the claims holding more pods.
-  void BubbleLeft(std::size_t pos) {
-    while (pos > 0 && PodCount(pos - 1) > PodCount(pos)) {
-      std::swap(claim_order_[pos], claim_order_[pos - 1]);
-      --pos;
-    }
+  // ... and a new claim (appended last, with its first pod) moves before the claims holding more pods.
+  void AppendNewClaim(int ci) {
+    const auto at = std::upper_bound(order_count_.begin(), order_count_.end(), 1u);
+    const auto pos = at - order_count_.begin();
+    order_count_.insert(at, 1u);
+    claim_order_.insert(claim_order_.begin() + pos, ci);
   }
   std::string NextClaimName(const std::string& pool) {
     for (;;) {
@@ -90,6 +94,7 @@ class Solver {
   std::vector<Symbol> claim_hosts_;
   std::vector<Topology::HostBlocker> blockers_;  // Add's, for the pod being added
   std::vector<int> claim_order_;                 // the in-flight order (re-sorted by pod count before each pod)
+  std::vector<std::uint32_t> order_count_;       // pods of the claim at each position of claim_order_
   std::vector<std::string> claim_names_;
   std::map<std::string, int> per_pool_count_;
   Limits limits_;
@@ -301,8 +306,7 @@ std::string Solver::AddToNewClaim(PodData& pod, AddTry* record) {
         const Requirement* h = c.requirements.Find(HostnameKey());
         claim_hosts_.push_back(h && !h->complement && h->values.size() == 1 ? h->values[0] : kNoSymbol);
         claims_.push_back(std::move(c));
-        claim_order_.push_back(ci);
-        BubbleLeft(claim_order_.size() - 1);
+        AppendNewClaim(ci);
         claim_names_.push_back(NextClaimName(t.name));
         if (record) record->candidates.push_back({"nodepool/" + t.name, ""});
         o.kind = PodOutcomeKind::Claim;
