@@ -157,6 +157,8 @@ Plugin* Framework::Find(const std::string& name) const {
 Status Framework::RunPreFilter(CycleState& state, const PodInfo& pod, const Snapshot& snapshot, PreFilterResult& result,
                                std::vector<std::string>* plugins_with_nodes) {
   result.reset();
+  // The states PreFilter writes are new: the active Filter list (which points into them) is built again.
+  state.active_filters_ready = false;
   std::vector<std::string> with_nodes;
   Status unschedulable;  // the first Unschedulable status; later plugins still run
   for (auto* p : pre_filter_) {
