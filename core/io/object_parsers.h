@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/io/json_reader.h"
+#include "core/io/pod_release_checks.h"
 #include "core/model/scenario.h"
 
 namespace kplace::io {
@@ -39,7 +40,8 @@ int ParseKubernetesVersion(const std::string& v, const Reader& r);
 PriorityClass ParsePriorityClass(const Json& v, const Reader& r);
 PodDisruptionBudget ParsePdb(const Json& v, const Reader& r);
 // api_validation: check spec.template as the API server would (validate_pod.h) before reading it.
-Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r, bool api_validation = true);
+Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r, bool api_validation = true,
+                       std::vector<ReleaseDependentPodCheck>* deferred = nullptr);
 
 // karpenter.sh (parse_karpenter.cpp)
 NodePool ParseNodePool(const Json& v, const Reader& r);

@@ -84,7 +84,8 @@ PodDisruptionBudget ParsePdb(const Json& v, const Reader& r) {
   return pdb;
 }
 
-Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r, bool api_validation) {
+Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r, bool api_validation,
+                       std::vector<ReleaseDependentPodCheck>* deferred) {
   Workload w;
   w.kind = kind;
   w.meta = ParseMeta(v, r, true, true);
@@ -121,7 +122,7 @@ Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r, 
   }
   if (!tmpl) s.Field("template").Fail("required");
   Reader tr = s.Field("template");
-  if (api_validation) ValidatePodTemplate(*tmpl, tr);
+  if (api_validation) ValidatePodTemplate(*tmpl, tr, deferred);
   Pod pod = ParsePod(*tmpl, tr);
   pod.meta.namespace_ = w.meta.namespace_;
   if (generated_selector) {

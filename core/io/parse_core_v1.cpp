@@ -353,11 +353,16 @@ Container ParseContainer(const Json& v, const Reader& r, bool init) {
       c.ports.push_back(port);
     }
   }
-  if (init) {
-    auto rp = r.String(v, "restartPolicy");
-    if (rp && *rp != "Always") r.Field("restartPolicy").Fail("only \"Always\" is allowed for init containers");
-    c.restart_always = rp.has_value();
+  if (const Json* rules = r.Array(v, "restartPolicyRules")) {
+    for (std::size_t i = 0; i < rules->size(); ++i) {
+      Reader rr = r.Field("restartPolicyRules").Index(i);
+      rr.ExpectObject((*rules)[i]);
+      c.restart_all_containers |= rr.String((*rules)[i], "action").value_or("") == "RestartAllContainers";
+    }
   }
+  // An init container with restartPolicy Always is a sidecar; Never / OnFailure (1.35+, with restart rules) leave it
+  // an init container. Which values a release accepts is the API validation's (validate_pod.h).
+  if (init) c.restart_always = r.String(v, "restartPolicy") == "Always";
   return c;
 }
 
@@ -413,6 +418,15 @@ Pod ParsePod(const Json& v, const Reader& r) {
     if (const Json* res = s.Object(*spec, "resources"))
       pod.resources = ParsePodLevelResources(*res, s.Field("resources"));
     pod.node_name = s.String(*spec, "nodeName").value_or("");
+    pod.host_network = s.Bool(*spec, "hostNetwork").value_or(false);
+    pod.host_users = s.Bool(*spec, "hostUsers");
+    if (const Json* vols = s.Array(*spec, "volumes"))
+      for (std::size_t i = 0; i < vols->size(); ++i) {
+        Reader vr = s.Field("volumes").Index(i);
+        vr.ExpectObject((*vols)[i]);
+        if (const Json* img = vr.Object((*vols)[i], "image"))
+          pod.image_volumes.push_back(vr.Field("image").String(*img, "reference").value_or(""));
+      }
     if (auto sn = s.String(*spec, "schedulerName"); sn && !sn->empty()) pod.scheduler_name = *sn;
     if (const Json* ns = s.Object(*spec, "nodeSelector")) {
       Labels l = s.Field("nodeSelector").AsLabels(*ns);
@@ -513,6 +527,14 @@ Node ParseNode(const Json& v, const Reader& r) {
         ci.size_bytes = ir.Int(img, "sizeBytes", 0, INT64_MAX).value_or(0);
         node.images.push_back(std::move(ci));
       }
+    }
+    // The API server keeps the list sorted and unique; kplace reads it as a set.
+    if (const Json* feats = st.Array(*status, "declaredFeatures")) {
+      for (std::size_t i = 0; i < feats->size(); ++i)
+        node.declared_features.push_back(st.Field("declaredFeatures").Index(i).AsString((*feats)[i]));
+      std::sort(node.declared_features.begin(), node.declared_features.end());
+      node.declared_features.erase(std::unique(node.declared_features.begin(), node.declared_features.end()),
+                                   node.declared_features.end());
     }
   }
   return node;

@@ -402,7 +402,7 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
     if (static_cast<std::int64_t>(sc.nodes.size()) > kMaxNodes)
       r.Fail("more than " + std::to_string(kMaxNodes) + " nodes");
   } else if (item_kind == "Pod") {
-    if (options_.api_validation) ValidatePodObject(item, r);
+    if (options_.api_validation) ValidatePodObject(item, r, &deferred_checks_);
     Pod p = ParsePod(item, r);
     if (p.meta.name.empty()) r.Field("metadata.name").Fail("required");
     p.item_index = static_cast<int>(i);
@@ -427,7 +427,7 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
     sc.pdbs.push_back(std::move(pdb));
   } else if (item_kind == "Deployment" || item_kind == "ReplicaSet" || item_kind == "StatefulSet" ||
              item_kind == "DaemonSet" || item_kind == "Service" || item_kind == "Job") {
-    Workload w = ParseWorkload(item_kind, item, r, options_.api_validation);
+    Workload w = ParseWorkload(item_kind, item, r, options_.api_validation, &deferred_checks_);
     w.item_index = static_cast<int>(i);
     check_duplicate();
     sc.workloads.push_back(std::move(w));
@@ -489,6 +489,7 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
 }
 
 Scenario ScenarioBuilder::Finish() {
+  for (const auto& check : deferred_checks_) ValidateReleaseDependentPodSpec(check, sc_.simulation.kubernetes_minor);
   for (const auto& [kind, count] : ignored_) {
     if (count < 2) continue;
     const std::string first = ignored_first_[kind] + ": kind \"" + kind + "\" is not simulated; ignored";

@@ -66,13 +66,14 @@ class ScenarioBuilder {
 
   ParseOptions options_;
   Scenario sc_;
-  std::unordered_map<std::string, std::string> seen_;  // "Kind ns/name" -> item label
-  std::size_t next_index_ = 0;                         // items added so far (the next item_index)
-  std::string list_kind_, list_api_version_;           // BeginList: the kind its items imply
-  std::string list_prefix_;                            // ... and how errors name its document
-  bool plain_ = true;                                  // every label so far is items[i]
-  std::map<std::string, std::size_t> ignored_;         // kinds not simulated -> count
-  std::map<std::string, std::string> ignored_first_;   // ... and the first such item's label
+  std::vector<ReleaseDependentPodCheck> deferred_checks_;  // run by Finish, once the release is known
+  std::unordered_map<std::string, std::string> seen_;      // "Kind ns/name" -> item label
+  std::size_t next_index_ = 0;                             // items added so far (the next item_index)
+  std::string list_kind_, list_api_version_;               // BeginList: the kind its items imply
+  std::string list_prefix_;                                // ... and how errors name its document
+  bool plain_ = true;                                      // every label so far is items[i]
+  std::map<std::string, std::size_t> ignored_;             // kinds not simulated -> count
+  std::map<std::string, std::string> ignored_first_;       // ... and the first such item's label
   bool have_config_ = false;
   bool have_sim_ = false;
   std::vector<Json>* keep_ = nullptr;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/model/features.h"
 #include "core/model/labels.h"
 #include "core/model/quantity.h"
 
@@ -493,8 +494,7 @@ void Containers(const Json* spec, const Reader& at) {
     ContainerCommon(c, cr.Index(i));
     std::string name = Str(c, "name");
     if (!names.insert(name).second) Duplicate(cr.Index(i).Field("name"), GoQuote(name));
-    if (Get(c, "restartPolicy"))
-      Forbidden(cr.Index(i).Field("restartPolicy"), "may not be set for non-init containers");
+    // restartPolicy / restartPolicyRules: ValidateReleaseDependentPodSpec.
   }
   HostPortConflicts(*containers, 0, containers->size(), cr);
   const Json* inits = Arr(spec, "initContainers");
@@ -504,8 +504,6 @@ void Containers(const Json* spec, const Reader& at) {
     const Json* c = &(*inits)[i];
     if (!c->is_object()) continue;
     ContainerCommon(c, ir.Index(i));
-    if (const Json* rp = Get(c, "restartPolicy"); rp && rp->is_string() && *rp != "Always")
-      NotSupported(ir.Index(i).Field("restartPolicy"), rp->get<std::string>(), {"Always"});
     std::string name = Str(c, "name");
     if (names.count(name))
       Duplicate(ir.Index(i).Field("name"), GoQuote(name));
@@ -643,7 +641,119 @@ std::string CanonicalQuantity(const Json& v) {
   }
 }
 
-void ValidatePodObject(const Json& pod, const Reader& r) {
+namespace {
+
+bool SetsReleaseDependentFields(const Json* spec) {
+  if (!spec) return false;
+  if (Get(spec, "hostNetwork") && Get(spec, "hostUsers")) return true;
+  for (const char* list : {"containers", "initContainers"})
+    if (const Json* cs = Arr(spec, list))
+      for (const Json& c : *cs)
+        if (Get(&c, "restartPolicy") || Get(&c, "restartPolicyRules")) return true;
+  return false;
+}
+
+void Defer(const Json* spec, const Reader& at, std::vector<ReleaseDependentPodCheck>* deferred) {
+  if (deferred && SetsReleaseDependentFields(spec)) deferred->push_back({*spec, at});
+}
+
+// validateContainerRestartPolicy (ContainerRestartRules: beta and on from 1.35). The RestartAllContainers action
+// needs RestartAllContainersOnContainerExits (beta and on from 1.36); 1.35's message lists only "Restart" either
+// way, 1.36's lists the allowed ones (kubernetes/kubernetes#137369), and counts over the limit read "Too many" from
+// 1.36 (#137136), "Too long" before.
+void ContainerRestartPolicy(const Json* c, const Reader& at, const Features& f) {
+  const Json* policy = Get(c, "restartPolicy");
+  const Json* rules = Arr(c, "restartPolicyRules");
+  if (!policy) {
+    if (rules && !rules->empty())
+      Required(at.Field("restartPolicy"), "must specify restartPolicy when restart rules are used");
+    return;
+  }
+  if (!policy->is_string()) return;
+  const std::string p = policy->get<std::string>();
+  if (p != "Always" && p != "Never" && p != "OnFailure")
+    NotSupported(at.Field("restartPolicy"), p, {"Always", "Never", "OnFailure"});
+  if (!rules) return;
+  auto too_many = [&](const Reader& where, std::size_t n, std::size_t limit) {
+    if (n <= limit) return;
+    if (f.Enabled(Feature::RestartRulesValidationMessages))
+      where.Fail("Too many: " + std::to_string(n) + ": must have at most " + std::to_string(limit) + " items");
+    where.Fail("Too long: may not be more than " + std::to_string(limit) + " bytes");
+  };
+  Reader rr = at.Field("restartPolicyRules");
+  too_many(rr, rules->size(), 20);
+  for (std::size_t i = 0; i < rules->size(); ++i) {
+    const Json* rule = &(*rules)[i];
+    if (!rule->is_object()) continue;
+    Reader ri = rr.Index(i);
+    const std::string action = Str(rule, "action");
+    const bool restart_all = f.Enabled(Feature::RestartAllContainersOnContainerExits);
+    if (action != "Restart" && !(restart_all && action == "RestartAllContainers")) {
+      if (f.Enabled(Feature::RestartRulesValidationMessages) && restart_all)
+        NotSupported(ri.Field("action"), action, {"Restart", "RestartAllContainers"});
+      NotSupported(ri.Field("action"), action, {"Restart"});
+    }
+    const Json* codes = Obj(rule, "exitCodes");
+    if (!codes) Required(ri.Field("exitCodes"), "must be specified");
+    const std::string op = Str(codes, "operator");
+    if (op != "In" && op != "NotIn") NotSupported(ri.Field("exitCodes").Field("operator"), op, {"In", "NotIn"});
+    if (const Json* values = Arr(codes, "values")) too_many(ri.Field("exitCodes").Field("values"), values->size(), 255);
+  }
+}
+
+}  // namespace
+
+void ValidateReleaseDependentPodSpec(const ReleaseDependentPodCheck& check, int minor) {
+  const Features f(minor);
+  const Json* spec = &check.spec;
+  const Reader& at = check.at;
+  // Containers: 1.33 forbids a regular container's restartPolicy and allows only Always on an init container; 1.34
+  // (ContainerRestartRules alpha, off) drops the fields it does not allow instead (dropContainerRestartRules, so the
+  // pod is accepted); from 1.35 validateContainerRestartPolicy checks them.
+  const bool dropped = f.Enabled(Feature::ContainerRestartRulesDropped) && !f.Enabled(Feature::ContainerRestartRules);
+  if (const Json* cs = Arr(spec, "containers")) {
+    for (std::size_t i = 0; i < cs->size(); ++i) {
+      const Json* c = &(*cs)[i];
+      if (!c->is_object() || dropped) continue;
+      Reader ci = at.Field("containers").Index(i);
+      if (f.Enabled(Feature::ContainerRestartRules))
+        ContainerRestartPolicy(c, ci, f);
+      else if (Get(c, "restartPolicy"))
+        Forbidden(ci.Field("restartPolicy"), "may not be set for non-init containers");
+    }
+  }
+  if (const Json* cs = Arr(spec, "initContainers")) {
+    for (std::size_t i = 0; i < cs->size(); ++i) {
+      const Json* c = &(*cs)[i];
+      if (!c->is_object() || dropped) continue;
+      Reader ci = at.Field("initContainers").Index(i);
+      const Json* rp = Get(c, "restartPolicy");
+      if (!f.Enabled(Feature::ContainerRestartRules)) {
+        if (rp && rp->is_string() && *rp != "Always")
+          NotSupported(ci.Field("restartPolicy"), rp->get<std::string>(), {"Always"});
+        continue;
+      }
+      // validateInitContainerRestartPolicy: a sidecar (Always) takes rules only with RestartAllContainers allowed.
+      const Json* rules = Arr(c, "restartPolicyRules");
+      if (rp && rp->is_string() && *rp == "Always" && !f.Enabled(Feature::RestartAllContainersOnContainerExits)) {
+        if (rules && !rules->empty())
+          Forbidden(ci.Field("restartPolicyRules"),
+                    "restartPolicyRules are not allowed for init containers with restart policy Always");
+      } else {
+        ContainerRestartPolicy(c, ci, f);
+      }
+    }
+  }
+  // hostNetwork with hostUsers false: UserNamespacesHostNetworkSupport is alpha and off through 1.37.
+  const Json* hn = Get(spec, "hostNetwork");
+  const Json* hu = Get(spec, "hostUsers");
+  if (hn && hn->is_boolean() && hn->get<bool>() && hu && hu->is_boolean() && !hu->get<bool>())
+    Forbidden(at.Field("hostNetwork"), f.Enabled(Feature::HostUsersMessageNamesField)
+                                           ? "when `hostUsers` is false"
+                                           : "when `pod.Spec.HostUsers` is false");
+}
+
+void ValidatePodObject(const Json& pod, const Reader& r, std::vector<ReleaseDependentPodCheck>* deferred) {
   // ValidateObjectMeta. A pod without a name is left to the scenario parser's own "required"; the namespace
   // defaults to "default".
   const Json* meta = Obj(&pod, "metadata");
@@ -657,14 +767,16 @@ void ValidatePodObject(const Json& pod, const Reader& r) {
   // A spec of the wrong type is the parser's to report.
   if (Get(&pod, "spec") && !Obj(&pod, "spec")) return;
   PodSpec(Obj(&pod, "spec"), Obj(meta, "labels"), r.Field("spec"));
+  Defer(Obj(&pod, "spec"), r.Field("spec"), deferred);
 }
 
-void ValidatePodTemplate(const Json& tmpl, const Reader& r) {
+void ValidatePodTemplate(const Json& tmpl, const Reader& r, std::vector<ReleaseDependentPodCheck>* deferred) {
   // ValidatePodTemplateSpec names the labels "<template>.labels"; kplace names the JSON path.
   const Json* labels = Obj(Obj(&tmpl, "metadata"), "labels");
   Labels(labels, r.Field("metadata").Field("labels"));
   if (Get(&tmpl, "spec") && !Obj(&tmpl, "spec")) return;
   PodSpec(Obj(&tmpl, "spec"), labels, r.Field("spec"));
+  Defer(Obj(&tmpl, "spec"), r.Field("spec"), deferred);
 }
 
 }  // namespace kplace::io

@@ -8,14 +8,19 @@
 // docs/scenario-format.md lists the checks and what is not checked.
 #pragma once
 
+#include <vector>
+
 #include "core/io/json_reader.h"
+#include "core/io/pod_release_checks.h"
 
 namespace kplace::io {
 
-// A Pod item: metadata (name, namespace, labels) and spec. r names the item.
-void ValidatePodObject(const Json& pod, const Reader& r);
+// A Pod item: metadata (name, namespace, labels) and spec. r names the item. A spec with release-dependent fields is
+// appended to deferred.
+void ValidatePodObject(const Json& pod, const Reader& r, std::vector<ReleaseDependentPodCheck>* deferred);
 // A workload's spec.template (PodTemplateSpec): metadata.labels and spec. r is at the template.
-void ValidatePodTemplate(const Json& tmpl, const Reader& r);
+void ValidatePodTemplate(const Json& tmpl, const Reader& r, std::vector<ReleaseDependentPodCheck>* deferred);
+
 // Go's resource.Quantity String() of a quantity as written (number or string); "" when it does not parse.
 std::string CanonicalQuantity(const Json& v);
 

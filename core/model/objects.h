@@ -80,6 +80,9 @@ struct Container {
   bool has_memory_request = false;
   std::vector<ContainerPort> ports;
   bool restart_always = false;  // init containers only: a sidecar
+  // A restartPolicyRules entry with action RestartAllContainers (the node feature
+  // RestartAllContainersOnContainerExits).
+  bool restart_all_containers = false;
 };
 
 struct OwnerReference {
@@ -126,6 +129,9 @@ struct Pod {
   std::optional<Resource> overhead;
   std::optional<PodLevelResources> resources;  // absent unless spec.resources sets a supported resource
   std::string node_name;
+  bool host_network = false;               // spec.hostNetwork
+  std::optional<bool> host_users;          // spec.hostUsers when given
+  std::vector<std::string> image_volumes;  // spec.volumes[].image.reference, in order
   std::vector<std::pair<Symbol, Symbol>> node_selector;
   Affinity affinity;
   std::vector<Toleration> tolerations;
@@ -170,6 +176,8 @@ struct Node {
   Resource allocatable;
   std::optional<Resource> capacity;  // status.capacity when given (Karpenter's NodePool limits count it)
   std::vector<ContainerImage> images;
+  // status.declaredFeatures (NodeDeclaredFeatures), sorted and without duplicates.
+  std::vector<std::string> declared_features;
   int item_index = -1;
 };
 

@@ -47,10 +47,14 @@ ClusterState::ClusterState(const Scenario& sc, const std::vector<std::int32_t>& 
   snapshot.tracks_changes = true;
   // Pending pods that carry status.nominatedNodeName enter the queue nominated (the nominator keeps them even
   // when the node does not exist). Pods of another scheduler never enter this scheduler's queue, so their
-  // nominations reserve nothing here (responsibleForPod, eventhandlers.go).
+  // nominations reserve nothing here (responsibleForPod, eventhandlers.go). A gated pod's nomination counts from
+  // 1.37 (kubernetes/kubernetes#139057: the queue records it before looking at the gates); before, only pods that
+  // entered the active queue were nominated.
+  const bool nominate_gated = Features(sc.simulation.kubernetes_minor).Enabled(Feature::NominatedGatedPods);
   for (std::size_t i = 0; i < sc.pods.size(); ++i) {
     const Pod& p = sc.pods[i];
-    if (!p.node_name.empty() || p.Terminal() || !p.scheduling_gates.empty() || p.nominated_node_name.empty()) continue;
+    if (!p.node_name.empty() || p.Terminal() || p.nominated_node_name.empty()) continue;
+    if (!p.scheduling_gates.empty() && !nominate_gated) continue;
     if (sc.scheduler_config.ProfileIndex(p.scheduler_name) < 0) continue;
     const framework::NodeInfo* n = snapshot.Get(p.nominated_node_name);
     nominator.Add(infos_[i].get(), p.nominated_node_name, n ? n->node : nullptr);

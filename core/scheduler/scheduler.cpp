@@ -242,7 +242,9 @@ std::string Scheduler::PostFilter(const framework::PodInfo& pod, int attempt, Cy
       // as unresolvable before DynamicResources' PreFilter ran, its state is missing and it fails with "not found"
       // (an error: preemption does not run).
       if (outcome.prefilter_status.code() == Code::UnschedulableAndUnresolvable) return "not found";
-      reasons.push_back("no new claims to deallocate");
+      // 1.37 returns Unschedulable without a reason (kubernetes/kubernetes#140222).
+      if (!features_.Enabled(Feature::DynamicResourcesQuietPostFilter))
+        reasons.push_back("no new claims to deallocate");
     } else if (name == names::kDefaultPreemption) {
       preemption::NodeToStatus statuses;
       statuses.codes.assign(cluster_.snapshot.nodes.size(), outcome.absent_code);

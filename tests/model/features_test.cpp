@@ -23,6 +23,19 @@ TEST(Features, EachReleaseHasTheFeaturesOfItsTableRows) {
   EXPECT_TRUE(f34.Enabled(Feature::NodeResourcesFitUnresolvableOverAllocatable));
   EXPECT_FALSE(f34.Enabled(Feature::TaintTolerationGenericReason));
   EXPECT_TRUE(f35.Enabled(Feature::TaintTolerationGenericReason));
+  EXPECT_FALSE(f35.Enabled(Feature::BalancedAllocationScoresBalanceChange));
+  EXPECT_FALSE(f35.Enabled(Feature::NodeDeclaredFeatures));
+  const Features f36(36), f37(37);
+  EXPECT_TRUE(f36.Enabled(Feature::BalancedAllocationScoresBalanceChange));
+  EXPECT_TRUE(f36.Enabled(Feature::NodeDeclaredFeatures));
+  EXPECT_TRUE(f36.Enabled(Feature::ImageLocalityImageVolumes));
+  EXPECT_FALSE(f36.Enabled(Feature::ImageLocalityThresholdCountsImageVolumes));
+  EXPECT_FALSE(f36.Enabled(Feature::DynamicResourcesQuietPostFilter));
+  EXPECT_FALSE(f36.Enabled(Feature::NominatedGatedPods));
+  EXPECT_TRUE(f37.Enabled(Feature::ImageLocalityThresholdCountsImageVolumes));
+  EXPECT_TRUE(f37.Enabled(Feature::DynamicResourcesQuietPostFilter));
+  EXPECT_TRUE(f37.Enabled(Feature::NominatedGatedPods));
+  EXPECT_EQ(Features().minor(), 37);
   EXPECT_EQ(Features().minor(), kDefaultMinor);
   for (const FeatureSpec& spec : kFeatureTable)
     for (int minor : kReleases)
@@ -37,8 +50,11 @@ TEST(Features, ParsesVersionsOfSupportedReleasesOnly) {
   EXPECT_EQ(ParseKubernetesVersion("1.350"), std::nullopt);
   EXPECT_EQ(ParseKubernetesVersion("1.32"), std::nullopt);
   EXPECT_EQ(ParseKubernetesVersion(""), std::nullopt);
-  EXPECT_EQ(SupportedVersionsText(), "\"1.33\", \"1.34\" or \"1.35\"");
-  EXPECT_EQ(VersionRangeText(), "1.33-1.35");
+  EXPECT_EQ(ParseKubernetesVersion("v1.37.0"), 37);
+  EXPECT_EQ(ParseKubernetesVersion("1.36"), 36);
+  EXPECT_EQ(ParseKubernetesVersion("1.38"), std::nullopt);
+  EXPECT_EQ(SupportedVersionsText(), "\"1.33\", \"1.34\", \"1.35\", \"1.36\" or \"1.37\"");
+  EXPECT_EQ(VersionRangeText(), "1.33-1.37");
 }
 
 TEST(Features, TheParserNamesTheSupportedReleases) {

@@ -125,7 +125,7 @@ TEST(Simulation, PodAffinityRetriedAfterItsTargetBinds) {
   EXPECT_EQ(f->node, "n2");
   ASSERT_EQ(f->attempts.size(), 2u);
   EXPECT_EQ(f->attempts[0].message,
-            "0/2 nodes are available: 2 node(s) didn't match pod affinity rules. no new claims to deallocate, "
+            "0/2 nodes are available: 2 node(s) didn't match pod affinity rules. "
             "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
 }
 

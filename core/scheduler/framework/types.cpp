@@ -94,6 +94,7 @@ std::unique_ptr<PodInfo> NewPodInfo(const Pod& pod, std::int32_t priority, const
   info->preferred_anti_affinity = WeightedTerms(pod, info->namespace_, a.pod_anti_affinity.preferred);
   for (const auto& c : pod.init_containers) info->images.push_back(NormalizedImageName(c.image));
   for (const auto& c : pod.containers) info->images.push_back(NormalizedImageName(c.image));
+  for (const auto& ref : pod.image_volumes) info->image_volumes.push_back(NormalizedImageName(ref));
   return info;
 }
 

@@ -52,6 +52,8 @@ struct PodInfo {
   std::vector<AffinityTerm> preferred_anti_affinity;
   // Normalized image names of all containers (init then regular).
   std::vector<std::string> images;
+  // Normalized image names of the pod's image volumes (spec.volumes[].image.reference), in order.
+  std::vector<std::string> image_volumes;
 
   const Labels& labels() const { return pod->meta.labels; }
   bool HasAffinity() const {

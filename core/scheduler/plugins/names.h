@@ -21,4 +21,5 @@ inline constexpr const char* kDefaultPreemption = "DefaultPreemption";
 inline constexpr const char* kNodeResourcesBalancedAllocation = "NodeResourcesBalancedAllocation";
 inline constexpr const char* kImageLocality = "ImageLocality";
 inline constexpr const char* kDefaultBinder = "DefaultBinder";
+inline constexpr const char* kNodeDeclaredFeatures = "NodeDeclaredFeatures";
 }  // namespace kplace::names

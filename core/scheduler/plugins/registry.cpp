@@ -4,6 +4,7 @@
 #include "core/scheduler/plugins/interpodaffinity/plugin.h"
 #include "core/scheduler/plugins/names.h"
 #include "core/scheduler/plugins/nodeaffinity/node_affinity.h"
+#include "core/scheduler/plugins/nodedeclaredfeatures/node_declared_features.h"
 #include "core/scheduler/plugins/nodename/node_name.h"
 #include "core/scheduler/plugins/nodeports/node_ports.h"
 #include "core/scheduler/plugins/noderesources/balanced_allocation.h"
@@ -36,6 +37,8 @@ const std::vector<InTreePlugin>& InTreePlugins() {
       {names::kNodeResourcesBalancedAllocation, NewNodeResourcesBalancedAllocation, true, 1, std::nullopt},
       {names::kImageLocality, NewImageLocality, true, 1, std::nullopt},
       {names::kDefaultBinder, nullptr, true, 0, std::nullopt},
+      // Appended after DefaultBinder when its gate is on (default_plugins.go applyFeatureGates): the last Filter.
+      {names::kNodeDeclaredFeatures, NewNodeDeclaredFeatures, true, 0, Feature::NodeDeclaredFeatures},
       // plugins: add yours above this line
   };
   return table;

@@ -48,7 +48,9 @@ TEST(Framework, EachProfileOfSeveral) {
   EXPECT_EQ(b->profile_name(), "b");
   EXPECT_EQ(a->percentage_of_nodes_to_score(), 30);  // the global value
   EXPECT_EQ(b->percentage_of_nodes_to_score(), 60);  // the profile's overrides it
-  EXPECT_EQ(a->filter().size(), 8u);
+  EXPECT_EQ(a->filter().size(), 9u);                 // 1.37: NodeDeclaredFeatures after the eight of 1.35
+  EXPECT_EQ(a->filter().back()->Name(), std::string("NodeDeclaredFeatures"));
+  EXPECT_EQ(framework::Framework::Create(sc.scheduler_config, Features(35), &error, 0)->filter().size(), 8u);
   EXPECT_TRUE(b->filter().empty());
 }
 

@@ -25,6 +25,9 @@ struct PreScoreState : framework::StateData {
 
 class ImageLocality final : public framework::PreScorePlugin, public framework::ScorePlugin {
  public:
+  explicit ImageLocality(const Features& f)
+      : image_volumes_(f.Enabled(Feature::ImageLocalityImageVolumes)),
+        threshold_counts_volumes_(f.Enabled(Feature::ImageLocalityThresholdCountsImageVolumes)) {}
   const char* Name() const override { return names::kImageLocality; }
 
   framework::Status PreScore(framework::CycleState& state, const framework::PodInfo& pod,
@@ -35,6 +38,8 @@ class ImageLocality final : public framework::PreScorePlugin, public framework::
     if (snapshot.layout_generation != 0) {  // built by BuildNodeOrder
       s->any_image_present = false;
       for (const auto& image : pod.images) s->any_image_present |= snapshot.image_states.count(image) > 0;
+      if (image_volumes_)
+        for (const auto& image : pod.image_volumes) s->any_image_present |= snapshot.image_states.count(image) > 0;
     }
     state.Write(prescore_slot, std::move(s));
     return {};
@@ -51,14 +56,21 @@ class ImageLocality final : public framework::PreScorePlugin, public framework::
     const auto total_nodes = static_cast<double>(snap.nodes.size());
     std::int64_t sum = 0;
     const auto& on_node = s->any_image_present ? snap.node_images[static_cast<std::size_t>(node.index)] : kNoNodeImages;
-    for (const auto& image : on_node.empty() ? kNoImages : pod.images) {
-      auto it = on_node.find(image);
-      if (it == on_node.end()) continue;
-      auto st = snap.image_states.find(image);
-      double spread = static_cast<double>(st->second.num_nodes) / total_nodes;
-      sum += static_cast<std::int64_t>(static_cast<double>(it->second) * spread);
-    }
-    std::int64_t max_threshold = kMaxContainerThreshold * static_cast<std::int64_t>(pod.images.size());
+    auto add = [&](const std::vector<std::string>& images) {
+      for (const auto& image : on_node.empty() ? kNoImages : images) {
+        auto it = on_node.find(image);
+        if (it == on_node.end()) continue;
+        auto st = snap.image_states.find(image);
+        double spread = static_cast<double>(st->second.num_nodes) / total_nodes;
+        sum += static_cast<std::int64_t>(static_cast<double>(it->second) * spread);
+      }
+    };
+    add(pod.images);
+    // Image volumes add to the sum from 1.36 (kubernetes/kubernetes#130231) and to the threshold's image count from
+    // 1.37 (#138951); in 1.36 a pod's image volumes can reach the maximum score alone.
+    if (image_volumes_) add(pod.image_volumes);
+    std::size_t count = pod.images.size() + (threshold_counts_volumes_ ? pod.image_volumes.size() : 0);
+    std::int64_t max_threshold = kMaxContainerThreshold * static_cast<std::int64_t>(count);
     if (sum < kMinThreshold)
       sum = kMinThreshold;
     else if (sum > max_threshold)
@@ -66,12 +78,16 @@ class ImageLocality final : public framework::PreScorePlugin, public framework::
     if (max_threshold == kMinThreshold) return 0;
     return framework::kMaxNodeScore * (sum - kMinThreshold) / (max_threshold - kMinThreshold);
   }
+
+ private:
+  bool image_volumes_;
+  bool threshold_counts_volumes_;
 };
 
 }  // namespace
 
-std::unique_ptr<framework::Plugin> NewImageLocality(const PluginArgs&, const Features&) {
-  return std::make_unique<ImageLocality>();
+std::unique_ptr<framework::Plugin> NewImageLocality(const PluginArgs&, const Features& features) {
+  return std::make_unique<ImageLocality>(features);
 }
 
 }  // namespace kplace::plugins

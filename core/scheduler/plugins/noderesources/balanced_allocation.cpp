@@ -1,5 +1,6 @@
 #include "core/scheduler/plugins/noderesources/balanced_allocation.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -52,30 +53,46 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
                                          features_.Enabled(Feature::PodLevelResources));
   }
 
-  // balancedResourceScorer: 100 * (1 - standard deviation of the requested/allocatable fractions).
+  // balancedResourceScorer. Through 1.35: 100 * (1 - standard deviation of the requested/allocatable fractions
+  // with the pod). From 1.36 (kubernetes/kubernetes#135573, no gate) the score is the change in balance: each side
+  // is that same integer score, with and without the pod, combined as 50 + (50 + with - without) / 2 (50..100,
+  // 75 when the pod does not change the balance). A resource that does not take part (allocatable 0, a scalar the
+  // pod does not request) is left out of both sides.
   std::int64_t Balance(const framework::NodeInfo& node, const std::vector<std::int64_t>& pod_requests) const {
-    std::array<double, 8> small{};
-    std::vector<double> large;
-    double* fractions = small.data();
-    if (resources_.size() > small.size()) {
-      large.resize(resources_.size());
-      fractions = large.data();
+    std::array<double, 8> small_with{}, small_without{};
+    std::vector<double> large_with, large_without;
+    double* with = small_with.data();
+    double* without = small_without.data();
+    if (resources_.size() > small_with.size()) {
+      large_with.resize(resources_.size());
+      large_without.resize(resources_.size());
+      with = large_with.data();
+      without = large_without.data();
     }
+    const bool change = features_.Enabled(Feature::BalancedAllocationScoresBalanceChange);
     std::size_t n = 0;
-    double total = 0;
     for (std::size_t i = 0; i < resources_.size(); ++i) {
       std::int64_t alloc = 0, req = 0;
       if (!noderesources::AllocatableRequest(resources_[i], node, pod_requests[i], /*use_requested=*/true, alloc, req))
         continue;
-      double f = static_cast<double>(req) / static_cast<double>(alloc);
-      if (f > 1) f = 1;
-      total += f;
-      fractions[n++] = f;
+      with[n] = std::min(1.0, static_cast<double>(req) / static_cast<double>(alloc));
+      if (change) without[n] = std::min(1.0, static_cast<double>(req - pod_requests[i]) / static_cast<double>(alloc));
+      ++n;
     }
+    const std::int64_t score_with = BalanceScore(with, n);
+    if (!change) return score_with;
+    const std::int64_t half = framework::kMaxNodeScore / 2;
+    return half + (half + score_with - BalanceScore(without, n)) / 2;
+  }
+
+  // 100 * (1 - the population standard deviation of the fractions), truncated; 100 for fewer than two fractions.
+  static std::int64_t BalanceScore(const double* fractions, std::size_t n) {
     double deviation = 0;
     if (n == 2) {
       deviation = std::fabs((fractions[0] - fractions[1]) / 2);
     } else if (n > 2) {
+      double total = 0;
+      for (std::size_t i = 0; i < n; ++i) total += fractions[i];
       double mean = total / static_cast<double>(n);
       double sum = 0;
       for (std::size_t i = 0; i < n; ++i) sum += (fractions[i] - mean) * (fractions[i] - mean);

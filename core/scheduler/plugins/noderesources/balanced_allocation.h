@@ -1,5 +1,6 @@
 // NodeResourcesBalancedAllocation: favours nodes whose resource utilisation fractions stay close to each other
-// once the pod is placed (upstream plugins/noderesources/balanced_allocation.go, the formula of v1.33-v1.35).
+// once the pod is placed (upstream plugins/noderesources/balanced_allocation.go); from 1.36 it scores the change in
+// balance the pod makes (Feature::BalancedAllocationScoresBalanceChange).
 #pragma once
 
 #include <memory>
