@@ -6,6 +6,7 @@
 
 #include "core/io/scenario_parser.h"
 #include "core/sim/simulation.h"
+#include "tests/testing/table.h"
 
 namespace kplace {
 namespace {
@@ -140,6 +141,16 @@ TEST(Releases, BalancedAllocationScoresTheChangeFrom136) {
   EXPECT_EQ(score_of(p35, "b"), 93);
   EXPECT_EQ(score_of(p36, "a"), 78);
   EXPECT_EQ(score_of(p36, "b"), 71);
+}
+
+// The preset that shows it: the cache goes to node-a under 1.37 and to node-b under 1.35 (tests/golden/README.md).
+TEST(Releases, BalancedAllocationPresetMovesTheCacheBetween135And137) {
+  for (const auto& [version, node] :
+       {std::pair{"1.37", "node-a"}, std::pair{"1.36", "node-a"}, std::pair{"1.35", "node-b"}}) {
+    Json doc = Json::parse(testing::ReadFile(std::string(KPLACE_SOURCE_DIR) + "/presets/balanced-allocation.json"));
+    doc["items"][0]["spec"]["kubernetesVersion"] = version;
+    EXPECT_EQ(Find(sim::Run(io::ParseScenarioJson(doc)), "default/cache").node, node) << version;
+  }
 }
 
 }  // namespace
