@@ -155,6 +155,18 @@ int kplace_app_set_mode(const char* mode) {
   return ok ? 1 : 0;
 }
 
+// window.kplace.setKubernetesVersion(v): sets the Simulation's spec.kubernetesVersion in the text and re-runs.
+int kplace_app_set_kubernetes_version(const char* version) {
+  if (!web || !version) return 0;
+  Wake();
+  auto text = kplace::app::json_text::WithKubernetesVersion(web->session.text(), version);
+  if (!text) return 0;
+  if (*text != web->session.text()) web->session.PushUndo();
+  const bool ok = kplace::app::ReplaceText(web->session, web->ui, std::move(*text));
+  NotifyIfNew();
+  return ok ? 1 : 0;
+}
+
 // The page's paste event: what the next Ctrl+V / Cmd+V in the app inserts.
 void kplace_app_paste(const char* text) {
   Wake();

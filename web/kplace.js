@@ -21,6 +21,7 @@
 //   error()           the current input error message, or null
 //   stale()           true while the result on screen belongs to an older, valid text
 //   setMode(m)        "scheduler" | "karpenter" | "cluster": sets the Simulation's spec.mode in the text
+//   setKubernetesVersion(v)  "1.33" ... "1.37": sets spec.kubernetesVersion (the top bar's release picker)
 //   onResult(cb)      cb(result) after every new result; returns a function that unsubscribes
 //   presets()         [{name, title, description}];  loadPreset(name);  select("namespace/pod")
 //   running()         true while a large scenario runs in the Web Worker (kplace-worker.js); a newer edit
@@ -33,7 +34,7 @@
 //   cordon(node, on = true)           spec.unschedulable: true; cordon(node, false) removes the field
 //   addToleration(pod, node, i)       appends a toleration of the node's taint i to the pod's (or its workload
 //                                     template's) spec.tolerations
-//   undo()                            restores the text before the last direct edit or setMode
+//   undo()                            restores the text before the last direct edit, setMode or setKubernetesVersion
 //   explanation(pod)  after a background run, the pod's explanation fetched on demand by the inspector's
 //                     "Explain this pod" (a second worker re-runs the scenario recording that pod), else null
 //   targets()         the last frame's clickable edit targets in CSS pixels, {"taint:<node>:<i>" | "cordon:<node>" |
@@ -118,6 +119,7 @@ const api = {
   explanation: app.explanation,
   targets: app.targets,
   setMode: app.setMode,
+  setKubernetesVersion: app.setKubernetesVersion,
   onResult: app.onResult,
   presets: app.presets,
   loadPreset: app.loadPreset,

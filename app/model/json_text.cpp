@@ -314,8 +314,12 @@ std::optional<LineColumn> ErrorPosition(std::string_view text, std::string_view 
   return PositionOf(text, Find(text, *path).span.begin);
 }
 
-std::optional<std::string> WithMode(std::string_view text, std::string_view mode) {
-  const std::string quoted = Quote(mode);
+namespace {
+
+// The Simulation item's spec.<field> set to the JSON string value (WithMode, WithKubernetesVersion).
+std::optional<std::string> WithSimulationSpec(std::string_view text, const std::string& field, std::string_view value) {
+  const std::string quoted = Quote(value);
+  const std::string member = Quote(field) + ": " + quoted;
   Match items = Find(text, {std::string("items")});
   if (items.depth != 1 || items.span.begin >= text.size() || text[items.span.begin] != '[') return std::nullopt;
   for (std::size_t i = 0;; ++i) {
@@ -323,21 +327,30 @@ std::optional<std::string> WithMode(std::string_view text, std::string_view mode
     if (item.depth != 2) break;
     Match kind = Find(text, {std::string("items"), i, std::string("kind")});
     if (kind.depth != 3 || text.substr(kind.span.begin, kind.span.end - kind.span.begin) != "\"Simulation\"") continue;
-    Match m = Find(text, {std::string("items"), i, std::string("spec"), std::string("mode")});
+    Match m = Find(text, {std::string("items"), i, std::string("spec"), field});
     if (m.depth == 4) {
       std::string out(text);
       out.replace(m.span.begin, m.span.end - m.span.begin, quoted);
       return out;
     }
-    if (m.depth == 3 && text[m.span.begin] == '{') return InsertFirst(text, m.span.begin, "\"mode\": " + quoted);
-    if (text[item.span.begin] == '{')
-      return InsertFirst(text, item.span.begin, "\"spec\": { \"mode\": " + quoted + " }");
+    if (m.depth == 3 && text[m.span.begin] == '{') return InsertFirst(text, m.span.begin, member);
+    if (text[item.span.begin] == '{') return InsertFirst(text, item.span.begin, "\"spec\": { " + member + " }");
     return std::nullopt;
   }
   return InsertFirst(text, items.span.begin,
                      "{ \"apiVersion\": \"kplace.dev/v1alpha1\", \"kind\": \"Simulation\", \"metadata\": { \"name\": "
-                     "\"sim\" }, \"spec\": { \"mode\": " +
-                         quoted + " } }");
+                     "\"sim\" }, \"spec\": { " +
+                         member + " } }");
+}
+
+}  // namespace
+
+std::optional<std::string> WithMode(std::string_view text, std::string_view mode) {
+  return WithSimulationSpec(text, "mode", mode);
+}
+
+std::optional<std::string> WithKubernetesVersion(std::string_view text, std::string_view version) {
+  return WithSimulationSpec(text, "kubernetesVersion", version);
 }
 
 std::optional<std::string> WithTaintEffect(std::string_view text, std::size_t item, std::size_t taint,

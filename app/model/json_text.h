@@ -42,6 +42,8 @@ std::optional<LineColumn> ErrorPosition(std::string_view text, std::string_view 
 // The text with the Simulation item's spec.mode set to mode, touching nothing else (a Simulation item, spec or
 // mode field is added when missing). nullopt when the text is not a List with an items array.
 std::optional<std::string> WithMode(std::string_view text, std::string_view mode);
+// The same for spec.kubernetesVersion (the release picker).
+std::optional<std::string> WithKubernetesVersion(std::string_view text, std::string_view version);
 
 // Direct edits of one item, addressed by its index in items (Node::item_index, Pod::item_index). Each touches only
 // the value it changes (members and elements are added after the last one, removed with their separator) and

@@ -7,6 +7,7 @@
 #include "app/ui/panels.h"
 #include "app/ui/theme.h"
 #include "app/ui/ui.h"
+#include "core/model/features.h"
 #include "imgui.h"
 
 namespace kplace::app {
@@ -147,12 +148,43 @@ void DrawTopBar(Session& session, UiState& ui) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ModeHelp(m));
   }
 
+  // The release picker: writes spec.kubernetesVersion (an undoable edit); the tooltip says what each release changes.
+  ImGui::SameLine(0, Em(1));
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("Kubernetes");
+  ImGui::SameLine(0, Em(0.2f));
+  const int minor = snap ? snap->scenario.simulation.kubernetes_minor : kDefaultMinor;
+  ImGui::SetNextItemWidth(Em(4.5f));
+  if (ImGui::BeginCombo("##release", VersionText(minor).c_str())) {
+    for (int m : kReleases) {
+      const std::string label = VersionText(m) + (m == kDefaultMinor ? " (default)" : "");
+      if (ImGui::Selectable(label.c_str(), m == minor) && m != minor) {
+        if (auto text = json_text::WithKubernetesVersion(session.text(), VersionText(m))) {
+          session.PushUndo();
+          ReplaceText(session, ui, std::move(*text));
+        }
+      }
+      if (ImGui::IsItemHovered()) {
+        std::string tip = "kube-scheduler " + VersionText(m);
+        for (const FeatureSpec& f : kFeatureTable)
+          if (f.since_minor == m) tip += std::string("\n- new: ") + f.what;
+        ImGui::SetTooltip("%s", tip.c_str());
+      }
+    }
+    ImGui::EndCombo();
+  }
+  RecordTarget(ui, "release");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "The Kubernetes release whose kube-scheduler rules and messages to reproduce (spec.kubernetesVersion)");
+
   ImGui::SameLine(0, Em(1));
   ImGui::BeginDisabled(!session.can_undo());
   if (ImGui::Button("Undo edit")) ui.undo_requested = true;
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("Undo the last direct edit (taint, cordon, toleration, mode). Ctrl+Z outside the editor.");
+    ImGui::SetTooltip(
+        "Undo the last direct edit (taint, cordon, toleration, mode, release). Ctrl+Z outside the editor.");
 
   ImGui::SameLine(0, Em(1.5f));
   if (session.running()) {  // a large scenario in the Web Worker: the last result stays until it lands

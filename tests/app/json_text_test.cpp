@@ -13,6 +13,7 @@ using kplace::app::json_text::Find;
 using kplace::app::json_text::Path;
 using kplace::app::json_text::PositionOf;
 using kplace::app::json_text::TolerationFor;
+using kplace::app::json_text::WithKubernetesVersion;
 using kplace::app::json_text::WithMode;
 using kplace::app::json_text::WithoutTaint;
 using kplace::app::json_text::WithTaintEffect;
@@ -58,6 +59,19 @@ TEST(JsonTextTest, Positions) {
   auto syn = ErrorPosition("{", "invalid JSON at line 1, column 2: syntax error");
   EXPECT_TRUE(syn && syn->line == 1 && syn->column == 2);
   EXPECT_TRUE(!ErrorPosition("{}", "only one Simulation is allowed"));
+}
+
+TEST(JsonTextTest, WithKubernetesVersion) {
+  const std::string base =
+      R"({"items": [{"kind": "Simulation", "spec": {"mode": "scheduler", "kubernetesVersion": "1.35"}}]})";
+  EXPECT_EQ(WithKubernetesVersion(base, "1.37"),
+            R"({"items": [{"kind": "Simulation", "spec": {"mode": "scheduler", "kubernetesVersion": "1.37"}}]})");
+  // Added when missing, the rest untouched.
+  auto added = WithKubernetesVersion(R"({"items": [{"kind": "Simulation", "spec": {"seed": 1}}]})", "1.33");
+  ASSERT_TRUE(added);
+  EXPECT_NE(added->find(R"("kubernetesVersion": "1.33")"), std::string::npos) << *added;
+  EXPECT_NE(added->find(R"("seed": 1)"), std::string::npos) << *added;
+  EXPECT_FALSE(WithKubernetesVersion("[]", "1.37"));
 }
 
 TEST(JsonTextTest, WithMode) {

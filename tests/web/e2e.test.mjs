@@ -123,6 +123,21 @@ test('setMode edits only the mode in the text', async () => {
   assert.deepEqual(await page.evaluate(() => window.kplace.result()), golden('quickstart'));
 });
 
+test('setKubernetesVersion moves the balanced-allocation cache and undoes', async () => {
+  const before = preset('balanced-allocation');
+  await page.evaluate((t) => window.kplace.load(t), before);
+  assert.deepEqual(await page.evaluate(() => window.kplace.result()), golden('balanced-allocation'));
+  assert.equal(await page.evaluate(() => window.kplace.setKubernetesVersion('1.35')), true);
+  assert.equal(await page.evaluate(() => window.kplace.text()),
+               before.replace('"kubernetesVersion": "1.37"', '"kubernetesVersion": "1.35"'));
+  assert.equal((await page.evaluate(() => window.kplace.result())).pods['default/cache'].node, 'node-b');
+  await frames(page);
+  assert.ok((await page.evaluate(() => window.kplace.targets()))['release'], 'no release picker in the top bar');
+  assert.equal(await page.evaluate(() => window.kplace.undo()), true);
+  assert.equal(await page.evaluate(() => window.kplace.text()), before);
+  assert.equal((await page.evaluate(() => window.kplace.result())).pods['default/cache'].node, 'node-a');
+});
+
 test('typing in the editor changes a placement', async () => {
   const scenario = JSON.stringify({
     apiVersion: 'v1', kind: 'List', items: [

@@ -72,6 +72,10 @@ export function setMode(m) {
   need();
   return editable && withString(String(m), (p) => mod._kplace_app_set_mode(p)) === 1;
 }
+export function setKubernetesVersion(v) {
+  need();
+  return editable && withString(String(v), (p) => mod._kplace_app_set_kubernetes_version(p)) === 1;
+}
 export function onResult(cb) {
   listeners.add(cb);
   return () => listeners.delete(cb);
