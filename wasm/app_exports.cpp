@@ -2,6 +2,7 @@
 // setMode, select, direct edits and undo, the Web Worker's answers, the embed's height, the test targets. Each
 // takes and gives plain C data; the app behind them is wasm/app_backend.h.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,20 @@
 using kplace::webapp::NotifyIfNew;
 using kplace::webapp::Wake;
 using kplace::webapp::web;
+
+namespace {
+
+// A setMode-like edit of the text (nullopt: the text has no place for it): one undo step, then the run.
+int ApplySimulationEdit(std::optional<std::string> text) {
+  Wake();
+  if (!text) return 0;
+  if (*text != web->session.text()) web->session.PushUndo();
+  const bool ok = kplace::app::ReplaceText(web->session, web->ui, std::move(*text));
+  NotifyIfNew();
+  return ok ? 1 : 0;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -146,25 +161,13 @@ int kplace_app_stale() { return web && web->session.stale() ? 1 : 0; }
 // window.kplace.setMode(m): sets the Simulation's spec.mode in the text (nothing else changes) and re-runs.
 int kplace_app_set_mode(const char* mode) {
   if (!web || !mode) return 0;
-  Wake();
-  auto text = kplace::app::json_text::WithMode(web->session.text(), mode);
-  if (!text) return 0;
-  if (*text != web->session.text()) web->session.PushUndo();
-  const bool ok = kplace::app::ReplaceText(web->session, web->ui, std::move(*text));
-  NotifyIfNew();
-  return ok ? 1 : 0;
+  return ApplySimulationEdit(kplace::app::json_text::WithMode(web->session.text(), mode));
 }
 
 // window.kplace.setKubernetesVersion(v): sets the Simulation's spec.kubernetesVersion in the text and re-runs.
 int kplace_app_set_kubernetes_version(const char* version) {
   if (!web || !version) return 0;
-  Wake();
-  auto text = kplace::app::json_text::WithKubernetesVersion(web->session.text(), version);
-  if (!text) return 0;
-  if (*text != web->session.text()) web->session.PushUndo();
-  const bool ok = kplace::app::ReplaceText(web->session, web->ui, std::move(*text));
-  NotifyIfNew();
-  return ok ? 1 : 0;
+  return ApplySimulationEdit(kplace::app::json_text::WithKubernetesVersion(web->session.text(), version));
 }
 
 // The page's paste event: what the next Ctrl+V / Cmd+V in the app inserts.

@@ -6,27 +6,15 @@
 #include "core/io/result_writer.h"
 #include "core/io/scenario_parser.h"
 #include "core/sim/simulation.h"
+#include "tests/testing/items.h"
 
 namespace kplace {
 namespace {
 
 using io::Json;
 
-Json Node(const std::string& name, Json extra = Json::object()) {
-  Json n = {{"kind", "Node"},
-            {"metadata", {{"name", name}, {"labels", {{"kubernetes.io/hostname", name}}}}},
-            {"status", {{"allocatable", {{"cpu", "4"}, {"memory", "8Gi"}, {"pods", "10"}}}}}};
-  n.merge_patch(extra);
-  return n;
-}
-
-Json Pod(const std::string& name, Json spec = Json::object()) {
-  Json p = {{"kind", "Pod"},
-            {"metadata", {{"name", name}}},
-            {"spec", {{"containers", {{{"name", "c"}, {"resources", {{"requests", {{"cpu", "1"}}}}}}}}}}};
-  p["spec"].merge_patch(spec);
-  return p;
-}
+Json Node(const std::string& name, Json extra = Json::object()) { return testing::NodeItem(name, std::move(extra)); }
+Json Pod(const std::string& name, Json spec = Json::object()) { return testing::PodItem(name, std::move(spec)); }
 
 Scenario Parse(Json items) {
   items.insert(items.begin(),

@@ -6,6 +6,7 @@
 
 #include "core/io/scenario_parser.h"
 #include "core/sim/simulation.h"
+#include "tests/testing/items.h"
 #include "tests/testing/table.h"
 
 namespace kplace {
@@ -13,21 +14,8 @@ namespace {
 
 using io::Json;
 
-Json Node(const std::string& name, Json extra = Json::object()) {
-  Json n = {{"kind", "Node"},
-            {"metadata", {{"name", name}, {"labels", {{"kubernetes.io/hostname", name}}}}},
-            {"status", {{"allocatable", {{"cpu", "4"}, {"memory", "8Gi"}, {"pods", "10"}}}}}};
-  n.merge_patch(extra);
-  return n;
-}
-
-Json Pod(const std::string& name, Json spec = Json::object()) {
-  Json p = {{"kind", "Pod"},
-            {"metadata", {{"name", name}}},
-            {"spec", {{"containers", {{{"name", "c"}, {"resources", {{"requests", {{"cpu", "1"}}}}}}}}}}};
-  p["spec"].merge_patch(spec);
-  return p;
-}
+Json Node(const std::string& name, Json extra = Json::object()) { return testing::NodeItem(name, std::move(extra)); }
+Json Pod(const std::string& name, Json spec = Json::object()) { return testing::PodItem(name, std::move(spec)); }
 
 // A pod whose container restarts the whole pod on exit code 42: it needs RestartAllContainersOnContainerExits.
 Json RestartAllPod(const std::string& name) {
