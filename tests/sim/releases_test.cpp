@@ -131,6 +131,24 @@ TEST(Releases, BalancedAllocationScoresTheChangeFrom136) {
   EXPECT_EQ(score_of(p36, "b"), 71);
 }
 
+// KubeSchedulerConfiguration v1's extension points of workload-aware scheduling (placementGenerate and placementScore
+// from 1.36, podGroupPostFilter from 1.37) are accepted; their plugins are behind gates that are off by default, so
+// the run is the same as without them.
+TEST(Releases, WorkloadAwareExtensionPointsAreAcceptedAndChangeNothing) {
+  Json config = {{"apiVersion", "kubescheduler.config.k8s.io/v1"},
+                 {"kind", "KubeSchedulerConfiguration"},
+                 {"profiles",
+                  {{{"schedulerName", "default-scheduler"},
+                    {"plugins",
+                     {{"placementGenerate", {{"enabled", {{{"name", "TopologyPlacementGenerator"}}}}}},
+                      {"placementScore", {{"enabled", {{{"name", "PodGroupPodsCount"}, {"weight", 1}}}}}},
+                      {"podGroupPostFilter", {{"enabled", {{{"name", "GangScheduling"}}}}}}}}}}}};
+  auto with = RunAt("1.37", {config, Node("a"), Declaring("b"), RestartAllPod("p"), Pod("q")});
+  auto without = RunAt("1.37", {Node("a"), Declaring("b"), RestartAllPod("p"), Pod("q")});
+  EXPECT_EQ(Find(with, "default/p").node, "b");
+  EXPECT_EQ(Find(with, "default/q").node, Find(without, "default/q").node);
+}
+
 // The preset that shows it: the cache goes to node-a under 1.37 and to node-b under 1.35 (tests/golden/README.md).
 TEST(Releases, BalancedAllocationPresetMovesTheCacheBetween135And137) {
   for (const auto& [version, node] :

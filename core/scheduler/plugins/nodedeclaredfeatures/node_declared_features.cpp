@@ -23,9 +23,10 @@ class NodeDeclaredFeatures final : public framework::PreFilterPlugin, public fra
   // A pod that needs no feature is skipped: its Filter never runs.
   framework::Status PreFilter(framework::CycleState& state, const framework::PodInfo& pod, const framework::Snapshot&,
                               framework::PreFilterResult&) override {
+    std::vector<std::string> required = RequiredNodeFeatures(*pod.pod, features_);
+    if (required.empty()) return framework::Status::Skip();
     auto s = std::make_unique<PreFilterState>();
-    s->required = RequiredNodeFeatures(*pod.pod, features_);
-    if (s->required.empty()) return framework::Status::Skip();
+    s->required = std::move(required);
     state.Write(prefilter_slot, std::move(s));
     return {};
   }
