@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "core/scheduler/plugins/nodedeclaredfeatures/node_declared_features.h"
+
 namespace kplace::sim {
 
 Node NodeForClaim(const Scenario& sc, const karpenter::ClaimOutcome& claim) {
@@ -22,6 +24,8 @@ Node NodeForClaim(const Scenario& sc, const karpenter::ClaimOutcome& claim) {
   n.meta.labels.Set(Intern("karpenter.sh/registered"), Intern("true"));
   n.meta.labels.Set(Intern("karpenter.sh/initialized"), Intern("true"));
   n.taints = claim.taints;
+  // Its kubelet, of the scenario's release, declares the node features it has (status.declaredFeatures).
+  n.declared_features = plugins::KubeletDeclaredFeatures(Features(sc.simulation.kubernetes_minor));
   for (const auto& t : sc.instance_types) {
     if (t.meta.name != claim.instance_type) continue;
     n.capacity = t.capacity;

@@ -131,6 +131,21 @@ TEST(Releases, BalancedAllocationScoresTheChangeFrom136) {
   EXPECT_EQ(score_of(p36, "b"), 71);
 }
 
+// A node Karpenter launches registers with its kubelet's declared features: in cluster mode the daemonset-overhead
+// preset's app, given a RestartAllContainers rule, still lands on the node launched for it (1.37), as it does
+// without the rule (tests/golden/daemonset-overhead.json).
+TEST(Releases, LaunchedNodesDeclareTheirKubeletsFeatures) {
+  Json doc = Json::parse(testing::ReadFile(std::string(KPLACE_SOURCE_DIR) + "/presets/daemonset-overhead.json"));
+  Json& app = doc["items"][7];
+  ASSERT_EQ(app["metadata"]["name"], "app");
+  app["spec"]["containers"][0]["restartPolicy"] = "Never";
+  app["spec"]["containers"][0]["restartPolicyRules"] =
+      Json::array({{{"action", "RestartAllContainers"}, {"exitCodes", {{"operator", "In"}, {"values", {42}}}}}});
+  const auto& pod = Find(sim::Run(io::ParseScenarioJson(doc)), "default/app");
+  EXPECT_EQ(pod.node, "default-0");
+  EXPECT_EQ(pod.node_claim, "default-0");
+}
+
 // KubeSchedulerConfiguration v1's extension points of workload-aware scheduling (placementGenerate and placementScore
 // from 1.36, podGroupPostFilter from 1.37) are accepted; their plugins are behind gates that are off by default, so
 // the run is the same as without them.

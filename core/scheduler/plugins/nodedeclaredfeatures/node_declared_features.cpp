@@ -64,6 +64,11 @@ std::vector<std::string> RequiredNodeFeatures(const Pod& pod, const Features& fe
   return out;
 }
 
+std::vector<std::string> KubeletDeclaredFeatures(const Features& features) {
+  if (!features.Enabled(Feature::NodeDeclaredFeatures)) return {};
+  return {"RestartAllContainersOnContainerExits"};
+}
+
 std::unique_ptr<framework::Plugin> NewNodeDeclaredFeatures(const PluginArgs&, const Features& features) {
   return std::make_unique<NodeDeclaredFeatures>(features);
 }

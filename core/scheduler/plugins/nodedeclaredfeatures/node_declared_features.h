@@ -20,6 +20,11 @@ inline constexpr const char* kErrReasonNodeDeclaredFeatures = "node(s) didn't ma
 // the release's feature registry), sorted by name. Empty when the release has no NodeDeclaredFeatures.
 std::vector<std::string> RequiredNodeFeatures(const Pod& pod, const Features& features);
 
+// The features a kubelet of the release declares at its default gates, among those a pod can need: a node that
+// Karpenter launches registers with them (RestartAllContainersOnContainerExits: the kubelet's gate is beta and on
+// from 1.36; UserNamespacesHostNetworkSupport's stays alpha and off). Sorted.
+std::vector<std::string> KubeletDeclaredFeatures(const Features& features);
+
 std::unique_ptr<framework::Plugin> NewNodeDeclaredFeatures(const PluginArgs& args, const Features& features);
 
 }  // namespace kplace::plugins
