@@ -37,7 +37,8 @@ sim::SimResult RunAt(const std::string& version, Json items, const sim::RunOptio
   return sim::Run(io::ParseScenarioJson(Json{{"kind", "List"}, {"items", items}}), options);
 }
 
-const sim::PodResult& Find(const sim::SimResult& r, const std::string& key) {
+// A copy, so that a result temporary may die first.
+sim::PodResult Find(const sim::SimResult& r, const std::string& key) {
   for (const auto& p : r.pods)
     if (p.key == key) return p;
   throw std::runtime_error("no pod " + key);
@@ -141,7 +142,8 @@ TEST(Releases, LaunchedNodesDeclareTheirKubeletsFeatures) {
   app["spec"]["containers"][0]["restartPolicy"] = "Never";
   app["spec"]["containers"][0]["restartPolicyRules"] =
       Json::array({{{"action", "RestartAllContainers"}, {"exitCodes", {{"operator", "In"}, {"values", {42}}}}}});
-  const auto& pod = Find(sim::Run(io::ParseScenarioJson(doc)), "default/app");
+  const auto result = sim::Run(io::ParseScenarioJson(doc));
+  const auto& pod = Find(result, "default/app");
   EXPECT_EQ(pod.node, "default-0");
   EXPECT_EQ(pod.node_claim, "default-0");
 }
