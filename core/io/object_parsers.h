@@ -29,6 +29,18 @@ Pod ParsePod(const Json& v, const Reader& r);
 Node ParseNode(const Json& v, const Reader& r);
 Namespace ParseNamespace(const Json& v, const Reader& r);
 
+// core/v1 and storage.k8s.io/v1 storage (parse_storage.cpp)
+VolumeSource ParseVolumeSource(const Json& v, const Reader& r);
+// spec.volumes of a pod (r at spec.volumes): the entries that name a claim or a source the volume plugins compare.
+std::vector<PodVolume> ParsePodVolumes(const Json& vols, const Reader& r);
+// A claim template (ephemeral volumeClaimTemplate, a StatefulSet's volumeClaimTemplates entry): metadata and spec.
+PersistentVolumeClaim ParseClaimTemplate(const Json& v, const Reader& r);
+PersistentVolumeClaim ParsePersistentVolumeClaim(const Json& v, const Reader& r);
+PersistentVolume ParsePersistentVolume(const Json& v, const Reader& r);
+StorageClass ParseStorageClass(const Json& v, const Reader& r);
+CSINode ParseCSINode(const Json& v, const Reader& r);
+CSIDriver ParseCSIDriver(const Json& v, const Reader& r);
+
 // kubescheduler.config.k8s.io/v1 (parse_scheduler_config.cpp)
 // Applies one pluginConfig entry's args to the profile's PluginArgs.
 void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& r, PluginArgs& out);

@@ -1,6 +1,7 @@
 // PriorityClass (scheduling.k8s.io), PodDisruptionBudget (policy), and the workloads kplace expands into pods
 // (apps: Deployment, ReplicaSet, StatefulSet, DaemonSet; core: Service).
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -147,6 +148,27 @@ Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r, 
   }
   if (!w.selector.Matches(pod.meta.labels))
     tr.Field("metadata").Field("labels").Fail("`selector` does not match template `labels`");
+  if (kind == "StatefulSet") {
+    if (const Json* vcts = s.Array(*spec, "volumeClaimTemplates")) {
+      for (std::size_t i = 0; i < vcts->size(); ++i) {
+        Reader vr = s.Field("volumeClaimTemplates").Index(i);
+        PersistentVolumeClaim t = ParseClaimTemplate((*vcts)[i], vr);
+        if (t.meta.name.empty()) vr.Field("metadata").Field("name").Fail("Required value");
+        t.meta.namespace_ = w.meta.namespace_;
+        w.volume_claim_templates.push_back(std::move(t));
+      }
+    }
+    // The controller's pods mount each template's claim under the template's name (updateStorage, replacing a
+    // template volume of that name); ExpandWorkloads names the claim per ordinal.
+    for (const auto& t : w.volume_claim_templates) {
+      auto it = std::find_if(pod.volumes.begin(), pod.volumes.end(),
+                             [&](const PodVolume& v) { return v.name == t.meta.name; });
+      if (it == pod.volumes.end()) it = pod.volumes.insert(pod.volumes.end(), PodVolume{});
+      *it = PodVolume{};
+      it->name = t.meta.name;
+      it->kind = PodVolume::Kind::PersistentVolumeClaim;
+    }
+  }
   w.pod_template = std::move(pod);
   return w;
 }

@@ -420,13 +420,15 @@ Pod ParsePod(const Json& v, const Reader& r) {
     pod.node_name = s.String(*spec, "nodeName").value_or("");
     pod.host_network = s.Bool(*spec, "hostNetwork").value_or(false);
     pod.host_users = s.Bool(*spec, "hostUsers");
-    if (const Json* vols = s.Array(*spec, "volumes"))
+    if (const Json* vols = s.Array(*spec, "volumes")) {
       for (std::size_t i = 0; i < vols->size(); ++i) {
         Reader vr = s.Field("volumes").Index(i);
         vr.ExpectObject((*vols)[i]);
         if (const Json* img = vr.Object((*vols)[i], "image"))
           pod.image_volumes.push_back(vr.Field("image").String(*img, "reference").value_or(""));
       }
+      pod.volumes = ParsePodVolumes(*vols, s.Field("volumes"));
+    }
     if (auto sn = s.String(*spec, "schedulerName"); sn && !sn->empty()) pod.scheduler_name = *sn;
     if (const Json* ns = s.Object(*spec, "nodeSelector")) {
       Labels l = s.Field("nodeSelector").AsLabels(*ns);

@@ -246,6 +246,7 @@ ImportSummary ImportFromJson(const Json& j) {
   in.workloads_represented = n("deploymentsRepresentedByReplicaSets");
   in.generated_names = n("generatedNames");
   in.volume_claims = n("volumeClaims");
+  in.missing_claims = n("missingClaims");
   in.documents = n("documents");
   in.shape = Str(j, "shape");
   if (const Json* kinds = ObjectAt(j, "notSimulated"))

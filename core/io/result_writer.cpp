@@ -276,6 +276,7 @@ Json ImportJson(const ImportSummary& in) {
             {"deploymentsRepresentedByReplicaSets", in.workloads_represented},
             {"generatedNames", in.generated_names},
             {"volumeClaims", in.volume_claims},
+            {"missingClaims", in.missing_claims},
             {"documents", in.documents}};
   if (!in.shape.empty()) j["shape"] = in.shape;
   Json kinds = Json::object();
@@ -304,9 +305,11 @@ std::string ImportSummarySentence(const ImportSummary& in) {
     out += "; " + n(in.workloads_represented, "Deployment represented by its ReplicaSets",
                     "Deployments represented by their ReplicaSets");
   if (in.generated_names) out += "; " + n(in.generated_names, "name", "names") + " generated from generateName";
-  if (in.volume_claims)
-    out += "; " + n(in.volume_claims, "object uses", "objects use") +
-           " PersistentVolumeClaims, which are not simulated (where volumes can attach is not checked)";
+  if (in.volume_claims) out += "; " + n(in.volume_claims, "object uses", "objects use") + " PersistentVolumeClaims";
+  if (in.missing_claims)
+    out += "; " + n(in.missing_claims, "pod names", "pods name") +
+           " PersistentVolumeClaims missing from the input (kubectl get pvc,pv,storageclass,csinode -A -o json adds "
+           "them)";
   if (!in.ignored_kinds.empty()) {
     out += "; not simulated:";
     for (std::size_t i = 0; i < in.ignored_kinds.size(); ++i)

@@ -221,8 +221,9 @@ bool UsesVolumeClaims(const Json& item, const std::string& kind) {
 }
 
 bool IsNamespaced(const std::string& kind) {
-  static const std::set<std::string> kNamespaced = {"Pod",        "PodDisruptionBudget", "DaemonSet", "Deployment",
-                                                    "ReplicaSet", "StatefulSet",         "Service",   "Job"};
+  static const std::set<std::string> kNamespaced = {
+      "Pod", "PodDisruptionBudget",  "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet", "Service",
+      "Job", "PersistentVolumeClaim"};
   return kNamespaced.count(kind) > 0;
 }
 
@@ -431,6 +432,31 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
     w.item_index = static_cast<int>(i);
     check_duplicate();
     sc.workloads.push_back(std::move(w));
+  } else if (item_kind == "PersistentVolumeClaim") {
+    PersistentVolumeClaim c = ParsePersistentVolumeClaim(item, r);
+    c.item_index = static_cast<int>(i);
+    check_duplicate();
+    sc.persistent_volume_claims.push_back(std::move(c));
+  } else if (item_kind == "PersistentVolume") {
+    PersistentVolume pv = ParsePersistentVolume(item, r);
+    pv.item_index = static_cast<int>(i);
+    check_duplicate();
+    sc.persistent_volumes.push_back(std::move(pv));
+  } else if (item_kind == "StorageClass") {
+    StorageClass c = ParseStorageClass(item, r);
+    c.item_index = static_cast<int>(i);
+    check_duplicate();
+    sc.storage_classes.push_back(std::move(c));
+  } else if (item_kind == "CSINode") {
+    CSINode n = ParseCSINode(item, r);
+    n.item_index = static_cast<int>(i);
+    check_duplicate();
+    sc.csi_nodes.push_back(std::move(n));
+  } else if (item_kind == "CSIDriver") {
+    CSIDriver d = ParseCSIDriver(item, r);
+    d.item_index = static_cast<int>(i);
+    check_duplicate();
+    sc.csi_drivers.push_back(std::move(d));
   } else if (item_kind == "Namespace") {
     check_duplicate();
     sc.namespaces.push_back(ParseNamespace(item, r));
@@ -499,6 +525,7 @@ Scenario ScenarioBuilder::Finish() {
   for (const auto& [kind, count] : ignored_) sc_.import.ignored_kinds.emplace_back(kind, count);
   if (plain_) sc_.item_labels.clear();
   ExpandWorkloads();
+  AddVolumeClaims();
   AddInFlightNodeClaims();
   return std::move(sc_);
 }
@@ -509,11 +536,84 @@ namespace {
 // pkg/controller/controller_utils.go).
 bool Active(const Pod& p) { return !p.Terminal() && !p.meta.deleting; }
 
+// The claim of a StatefulSet replica: <template>-<set>-<ordinal> (stateful_set_utils.go
+// getPersistentVolumeClaimName).
+std::string StatefulSetClaimName(const std::string& tmpl, const std::string& set, std::int32_t ordinal) {
+  return tmpl + "-" + set + "-" + std::to_string(ordinal);
+}
+
+// The ordinal in a StatefulSet pod's name <set>-<ordinal>, or -1.
+std::int32_t StatefulSetOrdinal(const std::string& pod, const std::string& set) {
+  if (pod.size() <= set.size() + 1 || pod.compare(0, set.size(), set) != 0 || pod[set.size()] != '-') return -1;
+  auto n = ParseDecimalInt64(pod.substr(set.size() + 1));
+  return n && *n >= 0 && *n <= INT32_MAX && std::to_string(*n) == pod.substr(set.size() + 1)
+             ? static_cast<std::int32_t>(*n)
+             : -1;
+}
+
 std::string OwnerKey(const std::string& kind, const std::string& ns, const std::string& name) {
   return kind + " " + ns + "/" + name;
 }
 
 }  // namespace
+
+void ScenarioBuilder::AddVolumeClaims() {
+  Scenario& sc = sc_;
+  std::unordered_set<std::string> claims;
+  for (const auto& c : sc.persistent_volume_claims) claims.insert(c.Key());
+  auto add = [&](PersistentVolumeClaim c, const std::string& name, const std::string& ns, int item_index,
+                 std::string generated_for) {
+    c.meta.name = name;
+    c.meta.namespace_ = ns;
+    c.item_index = item_index;
+    c.generated_for = std::move(generated_for);
+    if (claims.insert(c.Key()).second) sc.persistent_volume_claims.push_back(std::move(c));
+  };
+  // A StatefulSet's controller creates every missing claim of its replicas, for pods it created earlier too
+  // (createMissingPersistentVolumeClaims).
+  std::map<std::pair<std::string, std::string>, const Workload*> sets;
+  for (const auto& w : sc.workloads)
+    if (w.kind == "StatefulSet" && !w.volume_claim_templates.empty()) sets[{w.meta.namespace_, w.meta.name}] = &w;
+  for (auto& p : sc.pods) {
+    if (const OwnerReference* o = p.meta.Controller(); o && o->kind == "StatefulSet" && !p.Terminal()) {
+      auto it = sets.find({p.meta.namespace_, o->name});
+      const std::int32_t ordinal = it == sets.end() ? -1 : StatefulSetOrdinal(p.meta.name, o->name);
+      if (ordinal >= 0)
+        for (const auto& t : it->second->volume_claim_templates)
+          add(t, StatefulSetClaimName(t.meta.name, o->name, ordinal), p.meta.namespace_, it->second->item_index,
+              "StatefulSet/" + o->name);
+    }
+    // Generic ephemeral volumes: the ephemeral volume controller creates <pod>-<volume>, owned by the pod
+    // (pkg/controller/volume/ephemeral, k8s.io/component-helpers/storage/ephemeral VolumeClaimName).
+    for (auto& v : p.volumes) {
+      if (v.kind != PodVolume::Kind::Ephemeral) continue;
+      v.claim_name = p.meta.name + "-" + v.name;
+      if (p.Terminal()) continue;
+      PersistentVolumeClaim c = *v.ephemeral_template;
+      c.meta.owner_references = {{"v1", "Pod", p.meta.name, true}};
+      add(std::move(c), v.claim_name, p.meta.namespace_, p.item_index, "Pod/" + p.meta.name);
+    }
+  }
+  for (const auto& p : sc.pods) {
+    if (p.Terminal()) continue;
+    for (const auto& v : p.volumes)
+      if (v.kind != PodVolume::Kind::Other && !claims.count(p.meta.namespace_ + "/" + v.claim_name)) {
+        ++sc.import.missing_claims;
+        break;
+      }
+  }
+  // The default StorageClass for claims without a class: the DefaultStorageClass admission plugin for new claims,
+  // the PV controller's retroactive assignment for unbound ones. Several defaults: the newest, then by name
+  // (pkg/volume/util/storageclass.go GetDefaultClass).
+  const StorageClass* def = nullptr;
+  for (const auto& c : sc.storage_classes)
+    if (c.is_default && (!def || c.meta.creation_unix > def->meta.creation_unix ||
+                         (c.meta.creation_unix == def->meta.creation_unix && c.meta.name < def->meta.name)))
+      def = &c;
+  if (def)
+    for (auto& c : sc.persistent_volume_claims)
+      if (!c.storage_class_name && c.volume_name.empty()) c.storage_class_name = def->meta.name;
+}
 
 void ScenarioBuilder::AddInFlightNodeClaims() {
   // A NodeClaim that registered is its Node (listed or not); one being deleted is going away; one not launched yet
@@ -622,6 +722,10 @@ void ScenarioBuilder::ExpandWorkloads() {
       std::string owner_kind = w.kind == "Deployment" ? "ReplicaSet" : w.kind;
       p.meta.owner_references = {{w.kind == "Job" ? "batch/v1" : "apps/v1", owner_kind, w.meta.name, true}};
       p.node_name.clear();
+      if (ordinals)
+        for (auto& v : p.volumes)
+          for (const auto& t : w.volume_claim_templates)
+            if (v.name == t.meta.name) v.claim_name = StatefulSetClaimName(t.meta.name, w.meta.name, i);
       p.item_index = w.item_index;
       p.generated_from = w.kind + "/" + w.meta.name;
       if (auto [it, inserted] = seen.emplace(pod_key, sc.ItemLabel(w.item_index)); !inserted)

@@ -63,6 +63,9 @@ class ScenarioBuilder {
   std::string GenerateName(const std::string& kind, const std::string& ns, const std::string& base);
   void ExpandWorkloads();
   void AddInFlightNodeClaims();
+  // The claims the StatefulSet and ephemeral volume controllers would create, and the default StorageClass for
+  // unbound claims without one.
+  void AddVolumeClaims();
 
   ParseOptions options_;
   Scenario sc_;

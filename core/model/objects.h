@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "core/model/labels.h"
+#include "core/model/meta.h"
 #include "core/model/quantity.h"
 #include "core/model/resource.h"
+#include "core/model/storage.h"
 #include "core/model/taint.h"
 
 namespace kplace {
@@ -85,32 +87,6 @@ struct Container {
   bool restart_all_containers = false;
 };
 
-struct OwnerReference {
-  std::string api_version, kind, name;
-  bool controller = false;
-};
-
-struct ObjectMeta {
-  std::string name;
-  std::string namespace_;  // empty for cluster-scoped objects
-  Labels labels;
-  std::map<std::string, std::string> label_text;  // for display, in key order
-  std::string creation_timestamp;                 // RFC 3339 as given ("" if absent)
-  std::int64_t creation_unix = 0;
-  std::vector<OwnerReference> owner_references;
-  bool deleting = false;  // deletionTimestamp set
-  std::string uid;        // metadata.uid ("" when absent)
-  // metadata.generateName when the object has no name: the scenario parser gives it a name as the API server would
-  // (the prefix plus a 5-character suffix).
-  std::string generate_name;
-  // The ownerReference marked controller: true, if any.
-  const OwnerReference* Controller() const {
-    for (const auto& o : owner_references)
-      if (o.controller) return &o;
-    return nullptr;
-  }
-};
-
 enum class PreemptionPolicy : std::uint8_t { PreemptLowerPriority, Never };
 
 // Pod-level spec.resources (PodLevelResources: beta and on from v1.34, off in v1.33), restricted to the resources
@@ -132,6 +108,8 @@ struct Pod {
   bool host_network = false;               // spec.hostNetwork
   std::optional<bool> host_users;          // spec.hostUsers when given
   std::vector<std::string> image_volumes;  // spec.volumes[].image.reference, in order
+  // spec.volumes that name a claim (persistentVolumeClaim, ephemeral) or a source the volume plugins compare.
+  std::vector<PodVolume> volumes;
   std::vector<std::pair<Symbol, Symbol>> node_selector;
   Affinity affinity;
   std::vector<Toleration> tolerations;
@@ -217,6 +195,9 @@ struct Workload {
   std::int32_t succeeded = 0;
   LabelSelector selector;
   std::optional<Pod> pod_template;  // absent for Service
+  // StatefulSet only: spec.volumeClaimTemplates. Each replica's pod mounts the claim <template>-<set>-<ordinal>
+  // where its template has a volume of the template's name (stateful_set_utils.go getPersistentVolumeClaimName).
+  std::vector<PersistentVolumeClaim> volume_claim_templates;
   int item_index = -1;
 };
 

@@ -34,16 +34,18 @@ struct ImportSummary {
   std::size_t controller_pods_kept = 0;   // pods of listed workloads that their controller will not create again
   std::size_t workloads_represented = 0;  // Deployments represented by their listed ReplicaSets
   // Pods and workloads whose pods use PersistentVolumeClaims (spec.volumes persistentVolumeClaim or ephemeral, a
-  // StatefulSet's volumeClaimTemplates): volumes are not simulated yet, so where their volumes could attach is not
-  // checked.
+  // StatefulSet's volumeClaimTemplates).
   std::size_t volume_claims = 0;
+  // Pods (not finished) naming a claim that is neither in the input nor one a controller would create: a dump
+  // without its PersistentVolumeClaims (kube-scheduler reports them not found).
+  std::size_t missing_claims = 0;
   std::vector<std::pair<std::string, std::size_t>> ignored_kinds;  // kinds not simulated, with counts, by kind
   // Filled when the run starts (sim::NewResult): the cluster as read.
   std::size_t nodes = 0, pods_bound = 0, pods_pending = 0, other_scheduler = 0;
   // Anything to say: an imported dump rather than a hand-written List.
   bool Noteworthy() const {
     return !shape.empty() || generated_names || finished_pods || terminating_pods || controller_pods_kept ||
-           workloads_represented || other_scheduler || volume_claims || !ignored_kinds.empty();
+           workloads_represented || other_scheduler || volume_claims || missing_claims || !ignored_kinds.empty();
   }
 };
 
@@ -58,6 +60,13 @@ struct Scenario {
   std::vector<NodePool> node_pools;
   std::vector<InstanceType> instance_types;
   std::vector<NodeClaim> node_claims;  // from the input (karpenter.sh/v1 NodeClaim items)
+  // Storage (core/model/storage.h): claims as given plus those the StatefulSet and ephemeral volume controllers
+  // would create for the pods (generated: item_index of the pod's or workload's item).
+  std::vector<PersistentVolumeClaim> persistent_volume_claims;
+  std::vector<PersistentVolume> persistent_volumes;
+  std::vector<StorageClass> storage_classes;
+  std::vector<CSINode> csi_nodes;
+  std::vector<CSIDriver> csi_drivers;
   // The input's NodeClaims that are launched but not registered, as the nodes Karpenter's scheduler sees in their
   // place (named after the NodeClaim, labelled karpenter.sh/nodepool and kubernetes.io/hostname, not initialized).
   // kube-scheduler does not see them: they have no Node yet.

@@ -22,7 +22,10 @@ framework::NamespaceLabels BuildNamespaceLabels(const Scenario& sc) {
   return out;
 }
 
-ClusterState::ClusterState(const Scenario& sc, const std::vector<std::int32_t>& priorities) : scenario_(&sc) {
+ClusterState::ClusterState(const Scenario& sc, const std::vector<std::int32_t>& priorities,
+                           std::shared_ptr<framework::VolumeCache> volumes)
+    : volumes_(volumes ? std::move(volumes) : std::make_shared<framework::VolumeCache>(sc)), scenario_(&sc) {
+  snapshot.volumes = volumes_.get();
   std::vector<const Node*> nodes;
   nodes.reserve(sc.nodes.size());
   for (const auto& n : sc.nodes) nodes.push_back(&n);

@@ -21,7 +21,10 @@ class ClusterState {
  public:
   // Builds the snapshot from sc.nodes and binds every pod with spec.nodeName (Succeeded/Failed pods and pods
   // naming an unknown node hold nothing). priorities[i] is the resolved priority of sc.pods[i].
-  ClusterState(const Scenario& sc, const std::vector<std::int32_t>& priorities);
+  // volumes: the claims and PVs as a run left them (kept across rebuilds of the state); a new VolumeCache of sc when
+  // null.
+  ClusterState(const Scenario& sc, const std::vector<std::int32_t>& priorities,
+               std::shared_ptr<framework::VolumeCache> volumes = nullptr);
 
   framework::Snapshot snapshot;
   // Pending pods nominated to a node (input status.nominatedNodeName, or set by preemption).
@@ -42,7 +45,10 @@ class ClusterState {
   // The node a pod is bound to, or nullptr.
   framework::NodeInfo* NodeOf(std::size_t pod_index) const { return bound_[pod_index]; }
 
+  const std::shared_ptr<framework::VolumeCache>& volumes() const { return volumes_; }
+
  private:
+  std::shared_ptr<framework::VolumeCache> volumes_;
   std::vector<std::unique_ptr<framework::PodInfo>> infos_;
   std::vector<framework::NodeInfo*> bound_;
   std::vector<bool> evicted_;

@@ -66,6 +66,19 @@ framework::Framework& Scheduler::FrameworkFor(const Pod& pod) const {
 }
 
 CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExplanation* explain) {
+  CycleOutcome out = Cycle(pod_index, attempt, explain);
+  if (!out.node) return out;
+  Status s = fw_->RunReserve(state_, cluster_.Info(pod_index), *out.node, cluster_.snapshot);
+  if (!s.IsSuccess()) {
+    // schedule_one.go: a Reserve failure unreserves and fails the cycle with the plugin's error.
+    out.node = nullptr;
+    out.message = std::string("running Reserve plugin \"") + s.plugin() + "\": " + s.Message();
+    if (explain) explain->message = out.message;
+  }
+  return out;
+}
+
+CycleOutcome Scheduler::Cycle(std::size_t pod_index, int attempt, CycleExplanation* explain) {
   CycleOutcome out;
   const framework::PodInfo& pod = cluster_.Info(pod_index);
   fw_ = &FrameworkFor(*pod.pod);

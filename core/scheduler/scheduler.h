@@ -34,6 +34,7 @@ class Scheduler {
       : profiles_(std::move(profiles)), fw_(profiles_.at(0)), cluster_(cluster), features_(features), seed_(seed) {}
 
   // Runs one cycle for pod_index; explain (may be null) receives the full record.
+  // One cycle; when it picks a node, the Reserve plugins commit to it (VolumeBinding binds the pod's claims).
   CycleOutcome ScheduleOne(std::size_t pod_index, int attempt, CycleExplanation* explain);
 
   // Tests pin DefaultPreemption's dry-run start offset (upstream tests override its random source).
@@ -49,6 +50,8 @@ class Scheduler {
   preemption::Randomness PreemptionRandomness(const framework::PodInfo& pod, int attempt) const;
 
  private:
+  // Filter, Score and host selection (or PostFilter) of one cycle, without Reserve.
+  CycleOutcome Cycle(std::size_t pod_index, int attempt, CycleExplanation* explain);
   // Filters one node, honouring nominated pods (RunFilterPluginsWithNominatedPods).
   framework::Status FilterNode(framework::CycleState& state, const framework::PodInfo& pod,
                                const framework::NodeInfo& node);

@@ -37,7 +37,9 @@ void Runner::Build() {
     }
     profiles.push_back(fws_.back().get());
   }
-  cluster_ = std::make_unique<ClusterState>(sc_, priorities_);
+  // The claims and PVs keep what earlier rounds bound and provisioned.
+  cluster_ = std::make_unique<ClusterState>(sc_, priorities_, volumes_);
+  volumes_ = cluster_->volumes();
   scheduler_ = std::make_unique<Scheduler>(std::move(profiles), *cluster_, features, sc_.simulation.seed);
   if (!rebuild) return;
   for (const Change& c : changes_) {
@@ -128,6 +130,7 @@ void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& moved, framewor
   bool explain = options_.explain_all || options_.explain.count(r.key) > 0;
   int attempt = static_cast<int>(r.attempts.size()) + 1;
   CycleExplanation ex;
+  const std::uint64_t volume_generation = volumes_->generation();
   CycleOutcome out = scheduler_->ScheduleOne(idx, attempt, explain ? &ex : nullptr);
   PodAttempt a;
   a.attempt = attempt;
@@ -140,6 +143,7 @@ void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& moved, framewor
     r.nominated_node.clear();
     a.node = r.node;
     happened |= framework::cluster_event::kAssignedPodAdd;
+    if (volumes_->generation() != volume_generation) happened |= framework::cluster_event::kVolumeUpdate;
     queue_.Done(idx);
     result_.bind_order.push_back(r.key);
     if (!result_.rounds.empty()) result_.rounds.back().scheduled.push_back(r.key);

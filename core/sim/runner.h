@@ -78,6 +78,8 @@ class Runner {
     std::string node;
   };
   std::vector<Change> changes_;
+  // Claims and PersistentVolumes as the run left them (Reserve binds and provisions), kept across rebuilds.
+  std::shared_ptr<framework::VolumeCache> volumes_;
   std::vector<std::unique_ptr<framework::Framework>> fws_;  // one per profile
   std::unique_ptr<ClusterState> cluster_;
   std::unique_ptr<Scheduler> scheduler_;

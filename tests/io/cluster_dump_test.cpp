@@ -205,11 +205,20 @@ TEST(ClusterDump, StatefulSetCreatesItsMissingOrdinalsOnly) {
   Json items = Json::array({NodeObj("node-a"), sts,
                             PodObj("db-0", "data", labels, OwnerRef("apps/v1", "StatefulSet", "db"), "node-a"),
                             PodObj("db-2", "data", labels, OwnerRef("apps/v1", "StatefulSet", "db"), "", "Pending")});
-  sim::SimResult r = sim::Run(io::ParseScenarioJson(List(items)));
-  // Volumes are not simulated yet: the summary says so.
+  // Its claims come from the templates; a default StorageClass that provisions on first use lets db-1 bind.
+  items.push_back(
+      {{"apiVersion", "storage.k8s.io/v1"},
+       {"kind", "StorageClass"},
+       {"metadata", {{"name", "gp3"}, {"annotations", {{"storageclass.kubernetes.io/is-default-class", "true"}}}}},
+       {"provisioner", "ebs.csi.aws.com"},
+       {"volumeBindingMode", "WaitForFirstConsumer"}});
+  Scenario sc = io::ParseScenarioJson(List(items));
+  ASSERT_EQ(sc.persistent_volume_claims.size(), 3u);  // data-db-0, -1, -2: the controller creates every missing claim
+  for (const auto& c : sc.persistent_volume_claims) EXPECT_EQ(c.ClassName(), "gp3") << c.Key();
+  EXPECT_EQ(sc.persistent_volume_claims[1].Key(), "data/data-db-2");
+  sim::SimResult r = sim::Run(std::move(sc));
   EXPECT_EQ(r.import.volume_claims, 1u);
-  EXPECT_NE(io::ImportSummaryText(r.import).find("1 object uses PersistentVolumeClaims, which are not simulated"),
-            std::string::npos);
+  EXPECT_NE(io::ImportSummaryText(r.import).find("1 object uses PersistentVolumeClaims"), std::string::npos);
   auto tried = Scheduled(r);
   ASSERT_EQ(tried.size(), 2u);  // db-1 is created; db-2 is the input's pending replica
   EXPECT_EQ(tried[0]->key, "data/db-1");

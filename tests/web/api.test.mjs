@@ -172,7 +172,7 @@ describe('kplace_import: the core import, what `kplace convert kubectl` prints',
     const out = core.importDump(readFileSync(path.join(dir, 'kubectl-cluster.json'), 'utf8'));
     assert.deepEqual(Object.keys(out.import).sort(), [
       'controllerPodsKept', 'deploymentsRepresentedByReplicaSets', 'documents', 'finishedPods', 'generatedNames',
-      'instanceTypes', 'items', 'message', 'nodes', 'notSimulated', 'otherScheduler', 'podsBound', 'podsPending',
+      'instanceTypes', 'items', 'message', 'missingClaims', 'nodes', 'notSimulated', 'otherScheduler', 'podsBound', 'podsPending',
       'simulationAdded', 'terminatingPods', 'volumeClaims']);
     assert.match(out.import.message, /^Imported a List: 2 nodes, 3 pods bound, 2 pending \(1 left to another scheduler\); /);
   });

@@ -507,7 +507,7 @@ test('kubectl JSON import: noise ignored, bound pods occupy nodes, terminal pods
                   'they hold nothing; 1 pod of listed controllers not created again; a Simulation added (mode cluster).';
   assert.deepEqual(r.summary, { items: 8, nodes: 2, podsBound: 3, podsPending: 1, otherScheduler: 0, finishedPods: 2,
                                 terminatingPods: 0, controllerPodsKept: 1, deploymentsRepresentedByReplicaSets: 0,
-                                generatedNames: 0, volumeClaims: 0, documents: 1, notSimulated: {}, instanceTypes: 0,
+                                generatedNames: 0, volumeClaims: 0, missingClaims: 0, documents: 1, notSimulated: {}, instanceTypes: 0,
                                 simulationAdded: true, message });
   const text = await page.evaluate(() => window.kplace.text());
   assert.ok(!text.includes('managedFields') && !text.includes('batch-done'));

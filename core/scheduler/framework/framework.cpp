@@ -129,6 +129,8 @@ std::unique_ptr<Framework> Framework::Create(const SchedulerConfig& config, cons
     }
     fw->score_.push_back({As<ScorePlugin>(instance(r.name)), w});
   }
+  for (const auto& r : expand("reserve", [](Plugin* p) { return As<ReservePlugin>(p) != nullptr; }))
+    fw->reserve_.push_back(As<ReservePlugin>(instance(r.name)));
   // PostFilter plugins are run by the scheduler; keep their names in order.
   {
     PluginSet specific = custom_set("postFilter");
@@ -140,6 +142,17 @@ std::unique_ptr<Framework> Framework::Create(const SchedulerConfig& config, cons
     }
   }
   return fw;
+}
+
+Status Framework::RunReserve(CycleState& state, const PodInfo& pod, const NodeInfo& node, Snapshot& snapshot) {
+  for (ReservePlugin* p : reserve_) {
+    Status s = p->Reserve(state, pod, node, snapshot);
+    if (!s.IsSuccess()) {
+      s.WithPlugin(p->Name());
+      return s;
+    }
+  }
+  return {};
 }
 
 void Framework::ResetState(CycleState& state) const {

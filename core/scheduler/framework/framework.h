@@ -60,6 +60,8 @@ class Framework {
   // detail: also record each plugin's raw / normalized / weighted score per node (for explanations).
   Status RunScore(const CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,
                   std::vector<NodeScores>& out, bool detail = true) const;
+  // RunReservePluginsReserve: every Reserve plugin in order; the first failure stops them.
+  Status RunReserve(CycleState& state, const PodInfo& pod, const NodeInfo& node, Snapshot& snapshot);
   // PreFilterExtensions over every PreFilter plugin that was not skipped.
   Status RunAddPod(CycleState& state, const PodInfo& pod, const PodInfo& added, const NodeInfo& node,
                    const Snapshot& snapshot);
@@ -87,6 +89,7 @@ class Framework {
   std::vector<FilterPlugin*> filter_;
   std::vector<PreScorePlugin*> pre_score_;
   std::vector<ScorePluginEntry> score_;
+  std::vector<ReservePlugin*> reserve_;
   std::vector<std::string> post_filter_;  // names; PostFilter behaviour lives in the scheduler
   std::optional<std::int32_t> percentage_;
   std::string profile_name_;

@@ -38,7 +38,9 @@ namespace cluster_event {
 inline constexpr ClusterEvents kAssignedPodAdd = 1u << 0;     // a pod was bound to a node
 inline constexpr ClusterEvents kAssignedPodDelete = 1u << 1;  // a bound pod was deleted (preemption)
 inline constexpr ClusterEvents kNodeAdd = 1u << 2;            // a Node was added (cluster mode launches NodeClaims)
-inline constexpr ClusterEvents kAll = kAssignedPodAdd | kAssignedPodDelete | kNodeAdd;
+// A PersistentVolume or PersistentVolumeClaim changed (a pod's Reserve bound or provisioned its claims).
+inline constexpr ClusterEvents kVolumeUpdate = 1u << 3;
+inline constexpr ClusterEvents kAll = kAssignedPodAdd | kAssignedPodDelete | kNodeAdd | kVolumeUpdate;
 }  // namespace cluster_event
 
 class Plugin {
@@ -78,6 +80,13 @@ class PreScorePlugin : public virtual Plugin {
  public:
   virtual Status PreScore(CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,
                           const Snapshot& snapshot) = 0;
+};
+
+// Reserve: the pod goes to node; the plugin commits what it chose for it there (VolumeBinding binds its claims).
+// The snapshot is mutable here only for that.
+class ReservePlugin : public virtual Plugin {
+ public:
+  virtual Status Reserve(CycleState& state, const PodInfo& pod, const NodeInfo& node, Snapshot& snapshot) = 0;
 };
 
 class ScorePlugin : public virtual Plugin {

@@ -16,6 +16,7 @@
 #include "core/model/scheduler_config.h"
 #include "core/scheduler/framework/cycle_state.h"
 #include "core/scheduler/framework/status.h"
+#include "core/scheduler/framework/volume_cache.h"
 
 namespace kplace::framework {
 
@@ -119,6 +120,8 @@ class Snapshot {
   // Services, ReplicaSets, StatefulSets (and Deployments): PodTopologySpread's system default constraints select
   // with them. May be null.
   const std::vector<Workload>* workloads = nullptr;
+  // Claims, volumes, StorageClasses, CSINodes and CSIDrivers (the volume plugins). Never null in a ClusterState.
+  VolumeCache* volumes = nullptr;
   std::vector<const NodeInfo*> have_pods_with_affinity;
   std::vector<const NodeInfo*> have_pods_with_required_anti_affinity;
   // Unique nonzero id of the node list, set by BuildNodeOrder (0: built by hand, per-node caches stay off).

@@ -12,6 +12,7 @@
 #include "core/scheduler/plugins/nodeunschedulable/node_unschedulable.h"
 #include "core/scheduler/plugins/podtopologyspread/pod_topology_spread.h"
 #include "core/scheduler/plugins/tainttoleration/taint_toleration.h"
+#include "core/scheduler/plugins/volumebinding/volume_binding.h"
 
 namespace kplace::plugins {
 
@@ -28,7 +29,7 @@ const std::vector<InTreePlugin>& InTreePlugins() {
       {names::kNodeResourcesFit, NewNodeResourcesFit, true, 1, std::nullopt},
       {names::kVolumeRestrictions, nullptr, true, 0, std::nullopt},
       {names::kNodeVolumeLimits, nullptr, true, 0, std::nullopt},
-      {names::kVolumeBinding, nullptr, true, 0, std::nullopt},
+      {names::kVolumeBinding, NewVolumeBinding, true, 0, std::nullopt},
       {names::kVolumeZone, nullptr, true, 0, std::nullopt},
       {names::kPodTopologySpread, NewPodTopologySpread, true, 2, std::nullopt},
       {names::kInterPodAffinity, NewInterPodAffinity, true, 2, std::nullopt},

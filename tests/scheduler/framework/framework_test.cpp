@@ -48,9 +48,9 @@ TEST(Framework, EachProfileOfSeveral) {
   EXPECT_EQ(b->profile_name(), "b");
   EXPECT_EQ(a->percentage_of_nodes_to_score(), 30);  // the global value
   EXPECT_EQ(b->percentage_of_nodes_to_score(), 60);  // the profile's overrides it
-  EXPECT_EQ(a->filter().size(), 9u);                 // 1.37: NodeDeclaredFeatures after the eight of 1.35
+  EXPECT_EQ(a->filter().size(), 10u);                // 1.37: NodeDeclaredFeatures after the nine of 1.35
   EXPECT_EQ(a->filter().back()->Name(), std::string("NodeDeclaredFeatures"));
-  EXPECT_EQ(framework::Framework::Create(sc.scheduler_config, Features(35), &error, 0)->filter().size(), 8u);
+  EXPECT_EQ(framework::Framework::Create(sc.scheduler_config, Features(35), &error, 0)->filter().size(), 9u);
   EXPECT_TRUE(b->filter().empty());
 }
 
@@ -72,7 +72,7 @@ TEST(Framework, DefaultProfile) {
   auto fw = Build("{}");
   EXPECT_EQ(FilterNames(*fw),
             (std::vector<std::string>{"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
-                                      "NodeResourcesFit", "PodTopologySpread", "InterPodAffinity"}));
+                                      "NodeResourcesFit", "VolumeBinding", "PodTopologySpread", "InterPodAffinity"}));
   EXPECT_EQ(ScoreWeights(*fw), (Weights{{"TaintToleration", 3},
                                         {"NodeAffinity", 2},
                                         {"NodeResourcesFit", 1},
@@ -98,7 +98,7 @@ TEST(Framework, ScoreWeightOverrideComesFirst) {
 TEST(Framework, DisableAllScoresEnableOne) {
   auto fw = Build(R"({"plugins":{"score":{"disabled":[{"name":"*"}],"enabled":[{"name":"ImageLocality"}]}}})");
   EXPECT_EQ(ScoreWeights(*fw), (Weights{{"ImageLocality", 1}}));
-  EXPECT_EQ(FilterNames(*fw).size(), 8u);  // filters untouched
+  EXPECT_EQ(FilterNames(*fw).size(), 9u);  // filters untouched
 }
 
 TEST(Framework, MultiPointDisableRemovesEverywhere) {

@@ -68,7 +68,10 @@ TEST(SchedulingQueue, EventsForRejectionAskThePlugins) {
   auto fw = DefaultFramework();
   EXPECT_EQ(EventsForRejection(*fw, RejectedBy({names::kNodeResourcesFit})), ev::kAssignedPodDelete | ev::kNodeAdd);
   EXPECT_EQ(EventsForRejection(*fw, RejectedBy({names::kTaintToleration, names::kNodeAffinity})), ev::kNodeAdd);
-  EXPECT_EQ(EventsForRejection(*fw, RejectedBy({names::kTaintToleration, names::kPodTopologySpread})), ev::kAll);
+  const auto pods_and_nodes = ev::kAssignedPodAdd | ev::kAssignedPodDelete | ev::kNodeAdd;
+  EXPECT_EQ(EventsForRejection(*fw, RejectedBy({names::kTaintToleration, names::kPodTopologySpread})), pods_and_nodes);
+  // VolumeBinding waits for a claim or PV to change, or a new Node.
+  EXPECT_EQ(EventsForRejection(*fw, RejectedBy({names::kVolumeBinding})), ev::kVolumeUpdate | ev::kNodeAdd);
   EXPECT_EQ(EventsForRejection(*fw, RejectedBy({names::kNodePorts, names::kNodeName})),
             ev::kAssignedPodDelete | ev::kNodeAdd);
   // A rejection that names no plugin waits for a new Node.
@@ -76,7 +79,7 @@ TEST(SchedulingQueue, EventsForRejectionAskThePlugins) {
   CycleOutcome prefilter;
   prefilter.prefilter_status =
       framework::Status(framework::Code::UnschedulableAndUnresolvable, "x").WithPlugin(names::kInterPodAffinity);
-  EXPECT_EQ(EventsForRejection(*fw, prefilter), ev::kAll);
+  EXPECT_EQ(EventsForRejection(*fw, prefilter), pods_and_nodes);
 }
 
 }  // namespace
