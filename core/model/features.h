@@ -69,6 +69,10 @@ enum class Feature : std::uint8_t {
   // kubernetes/kubernetes#139057 (1.37): a gated pod with status.nominatedNodeName is in the nominator, so it holds
   // its room on that node against pods of lower or equal priority.
   NominatedGatedPods,
+  // volumerestrictions/volume_restrictions.go (1.34): the ReadWriteOncePod conflict reads `node(s) unavailable due to
+  // PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod` (1.33: `node has pod using
+  // PersistentVolumeClaim with the same name and ReadWriteOncePod access mode`).
+  VolumeRestrictionsReadWriteOncePodMessage,
 };
 
 struct FeatureSpec {
@@ -88,6 +92,8 @@ inline constexpr FeatureSpec kFeatureTable[] = {
      "the API server drops a container `restartPolicy` it does not allow instead of rejecting it"},
     {Feature::HostUsersMessageNamesField, "HostUsersMessageNamesField", 34,
      "hostNetwork with hostUsers false is `Forbidden: when `hostUsers` is false`"},
+    {Feature::VolumeRestrictionsReadWriteOncePodMessage, "VolumeRestrictionsReadWriteOncePodMessage", 34,
+     "VolumeRestrictions' ReadWriteOncePod reason names the claim in use by another pod"},
     {Feature::ContainerRestartRules, "ContainerRestartRules", 35,
      "a regular container may set `restartPolicy` and `restartPolicyRules` (validated)"},
     {Feature::TaintTolerationGenericReason, "TaintTolerationGenericReason", 35,

@@ -10,9 +10,12 @@
 #include "core/scheduler/plugins/noderesources/balanced_allocation.h"
 #include "core/scheduler/plugins/noderesources/fit.h"
 #include "core/scheduler/plugins/nodeunschedulable/node_unschedulable.h"
+#include "core/scheduler/plugins/nodevolumelimits/csi_limits.h"
 #include "core/scheduler/plugins/podtopologyspread/pod_topology_spread.h"
 #include "core/scheduler/plugins/tainttoleration/taint_toleration.h"
 #include "core/scheduler/plugins/volumebinding/volume_binding.h"
+#include "core/scheduler/plugins/volumerestrictions/volume_restrictions.h"
+#include "core/scheduler/plugins/volumezone/volume_zone.h"
 
 namespace kplace::plugins {
 
@@ -27,10 +30,10 @@ const std::vector<InTreePlugin>& InTreePlugins() {
       {names::kNodeAffinity, NewNodeAffinity, true, 2, std::nullopt},
       {names::kNodePorts, NewNodePorts, true, 0, std::nullopt},
       {names::kNodeResourcesFit, NewNodeResourcesFit, true, 1, std::nullopt},
-      {names::kVolumeRestrictions, nullptr, true, 0, std::nullopt},
-      {names::kNodeVolumeLimits, nullptr, true, 0, std::nullopt},
+      {names::kVolumeRestrictions, NewVolumeRestrictions, true, 0, std::nullopt},
+      {names::kNodeVolumeLimits, NewNodeVolumeLimits, true, 0, std::nullopt},
       {names::kVolumeBinding, NewVolumeBinding, true, 0, std::nullopt},
-      {names::kVolumeZone, nullptr, true, 0, std::nullopt},
+      {names::kVolumeZone, NewVolumeZone, true, 0, std::nullopt},
       {names::kPodTopologySpread, NewPodTopologySpread, true, 2, std::nullopt},
       {names::kInterPodAffinity, NewInterPodAffinity, true, 2, std::nullopt},
       {names::kDynamicResources, nullptr, true, 0, Feature::DynamicResourceAllocation, /*post_filter=*/true},

@@ -48,9 +48,9 @@ TEST(Framework, EachProfileOfSeveral) {
   EXPECT_EQ(b->profile_name(), "b");
   EXPECT_EQ(a->percentage_of_nodes_to_score(), 30);  // the global value
   EXPECT_EQ(b->percentage_of_nodes_to_score(), 60);  // the profile's overrides it
-  EXPECT_EQ(a->filter().size(), 10u);                // 1.37: NodeDeclaredFeatures after the nine of 1.35
+  EXPECT_EQ(a->filter().size(), 13u);                // 1.37: NodeDeclaredFeatures after the twelve of 1.35
   EXPECT_EQ(a->filter().back()->Name(), std::string("NodeDeclaredFeatures"));
-  EXPECT_EQ(framework::Framework::Create(sc.scheduler_config, Features(35), &error, 0)->filter().size(), 9u);
+  EXPECT_EQ(framework::Framework::Create(sc.scheduler_config, Features(35), &error, 0)->filter().size(), 12u);
   EXPECT_TRUE(b->filter().empty());
 }
 
@@ -72,7 +72,8 @@ TEST(Framework, DefaultProfile) {
   auto fw = Build("{}");
   EXPECT_EQ(FilterNames(*fw),
             (std::vector<std::string>{"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
-                                      "NodeResourcesFit", "VolumeBinding", "PodTopologySpread", "InterPodAffinity"}));
+                                      "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
+                                      "VolumeZone", "PodTopologySpread", "InterPodAffinity"}));
   EXPECT_EQ(ScoreWeights(*fw), (Weights{{"TaintToleration", 3},
                                         {"NodeAffinity", 2},
                                         {"NodeResourcesFit", 1},
@@ -98,7 +99,7 @@ TEST(Framework, ScoreWeightOverrideComesFirst) {
 TEST(Framework, DisableAllScoresEnableOne) {
   auto fw = Build(R"({"plugins":{"score":{"disabled":[{"name":"*"}],"enabled":[{"name":"ImageLocality"}]}}})");
   EXPECT_EQ(ScoreWeights(*fw), (Weights{{"ImageLocality", 1}}));
-  EXPECT_EQ(FilterNames(*fw).size(), 9u);  // filters untouched
+  EXPECT_EQ(FilterNames(*fw).size(), 12u);  // filters untouched
 }
 
 TEST(Framework, MultiPointDisableRemovesEverywhere) {
