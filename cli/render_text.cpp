@@ -157,6 +157,9 @@ std::string RenderExplanation(const sim::PodResult& pod, const sim::SimResult& r
   if (pod.attempts.empty() && !pod.unschedulable.empty()) return out + "  not scheduled: " + pod.unschedulable + "\n";
   if (pod.attempts.empty()) return out + "  not scheduled (phase Succeeded/Failed)\n";
   out += "  result: " + (pod.node.empty() ? "Pending: " + pod.unschedulable : "scheduled on " + pod.node) + "\n";
+  for (const auto& v : pod.volumes)
+    out += "  volume: claim " + v.claim + " -> PersistentVolume " + v.volume +
+           (v.provisioned ? " (provisioned on " + pod.node + ")" : "") + "\n";
   for (const auto& c : pod.explanations) {
     out += "\nAttempt " + std::to_string(c.attempt) + " of " + std::to_string(pod.attempts.size()) + "\n";
     if (!c.prefilter_message.empty()) {

@@ -283,6 +283,9 @@ void DrawInspector(const Snapshot& snap, const Session& session, UiState& ui) {
               karpenter_mode ? "Karpenter expects it on the existing node " + r.node : "Scheduled on " + r.node);
       if (!r.node_claim.empty())
         Wrapped(colors::kNew, "Its Node is NodeClaim " + r.node_claim + ", launched by Karpenter in this run.");
+      for (const auto& v : r.volumes)
+        Wrapped(colors::kTextDim, "Volume: claim " + v.claim + " bound to PersistentVolume " + v.volume +
+                                      (v.provisioned ? " (provisioned on " + r.node + " for this pod)" : ""));
       break;
     case PodStatus::OnNewClaim:
       Wrapped(colors::kNew, "Not running yet: Karpenter would launch a NodeClaim for it.");

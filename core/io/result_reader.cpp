@@ -173,6 +173,10 @@ sim::PodResult Pod(const std::string& key, const Json& p) {
     r.attempts.push_back(LastOutcome("", r.unschedulable));
   }
   r.profile = Str(p, "profile");
+  if (p.is_object())
+    if (auto vols = p.find("volumes"); vols != p.end() && vols->is_array())
+      for (const auto& v : *vols)
+        r.volumes.push_back({Str(v, "claim"), Str(v, "volume"), v.is_object() && v.value("provisioned", false)});
   if (const Json* k = ObjectAt(p, "karpenter")) {
     sim::KarpenterNomination n;
     n.round = Int(*k, "round");

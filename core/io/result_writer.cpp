@@ -232,6 +232,17 @@ void WriteResult(const sim::SimResult& result, JsonWriter& w) {
     if (!p.profile.empty()) w.Member("profile", p.profile);
     if (p.other_scheduler.empty() && !p.scheduling_gates.empty()) w.Member("schedulingGated", p.scheduling_gates);
     if (pending) w.Member("unschedulable", p.unschedulable);
+    if (placed && !p.volumes.empty()) {
+      w.Key("volumes").BeginArray();
+      for (const auto& v : p.volumes) {
+        w.BeginObject();
+        w.Member("claim", v.claim);
+        if (v.provisioned) w.Member("provisioned", true);
+        w.Member("volume", v.volume);
+        w.EndObject();
+      }
+      w.EndArray();
+    }
     w.EndObject();
   }
   w.EndObject();

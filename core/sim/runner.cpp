@@ -144,6 +144,13 @@ void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& moved, framewor
     a.node = r.node;
     happened |= framework::cluster_event::kAssignedPodAdd;
     if (volumes_->generation() != volume_generation) happened |= framework::cluster_event::kVolumeUpdate;
+    r.volumes.clear();
+    for (const auto& v : sc_.pods[idx].volumes) {
+      if (v.kind == PodVolume::Kind::Other) continue;
+      const PersistentVolumeClaim* c = volumes_->Claim(sc_.pods[idx].meta.namespace_, v.claim_name);
+      if (!c || c->volume_name.empty()) continue;
+      r.volumes.push_back({v.claim_name, c->volume_name, volumes_->Provisioned(c->volume_name)});
+    }
     queue_.Done(idx);
     result_.bind_order.push_back(r.key);
     if (!result_.rounds.empty()) result_.rounds.back().scheduled.push_back(r.key);

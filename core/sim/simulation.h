@@ -31,6 +31,13 @@ struct KarpenterNomination {
   std::vector<std::string> relaxations;  // relaxation steps logged during the final attempt
 };
 
+// A claim of a placed pod and the PersistentVolume it is bound to once the pod is placed.
+struct VolumeUse {
+  std::string claim;
+  std::string volume;
+  bool provisioned = false;  // the PV was created in this run for the pod's node (WaitForFirstConsumer)
+};
+
 struct PodResult {
   std::string key;             // namespace/name
   std::string generated_from;  // e.g. "Deployment/web", "" for pods given as Pod items
@@ -49,6 +56,7 @@ struct PodResult {
   std::string preempted_by;                    // set when preemption deleted this pod: the preemptor's key
   std::string preempted_from;                  // the node it was deleted from
   std::vector<CycleExplanation> explanations;  // one per attempt, only for explained pods
+  std::vector<VolumeUse> volumes;              // placed pods: their claims (pod volume order) and PVs
   // cluster mode only:
   std::vector<KarpenterNomination> karpenter;  // one per round in which Karpenter considered the pod
   std::string node_claim;                      // the launched NodeClaim whose Node the pod runs on

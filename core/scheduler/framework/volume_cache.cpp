@@ -177,6 +177,7 @@ void VolumeCache::Provision(const std::string& claim_ns, const std::string& clai
       }
   }
   if (volume_index_.count(pv.meta.name)) return;
+  provisioned_.insert(pv.meta.name);
   volumes_.push_back(std::move(pv));
   Index();
   Bind(claim_ns, claim_name, volumes_.back().meta.name);

@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/model/scenario.h"
@@ -45,6 +46,8 @@ class VolumeCache {
   void Provision(const std::string& claim_ns, const std::string& claim_name, const std::string& node,
                  const Labels& node_labels);
 
+  // Whether Provision created the PV during this run.
+  bool Provisioned(const std::string& pv_name) const { return provisioned_.count(pv_name) > 0; }
   // How many times Bind/Provision changed something (for caches keyed on the state).
   std::uint64_t generation() const { return generation_; }
 
@@ -60,6 +63,7 @@ class VolumeCache {
   std::unordered_map<std::string, const CSINode*> csi_nodes_;
   std::unordered_map<std::string, const CSIDriver*> drivers_;
   std::uint64_t generation_ = 0;
+  std::unordered_set<std::string> provisioned_;
 };
 
 // A claim is bound when spec.volumeName is set and it carries pv.kubernetes.io/bind-completed (binder.go
