@@ -18,8 +18,6 @@ bool AccessModesFit(AccessModes claim, AccessModes pv) { return (claim & ~pv) ==
 
 }  // namespace
 
-const std::string& ClaimNameOf(const PodVolume& v) { return v.claim_name; }
-
 bool PVNodeAffinityMatches(const PersistentVolume& pv, const Labels& node_labels) {
   return !pv.node_affinity || pv.node_affinity->Matches(node_labels, kEmptySymbol);
 }

@@ -70,9 +70,6 @@ class VolumeCache {
 // isPVCFullyBound; status.phase is not read).
 inline bool FullyBound(const PersistentVolumeClaim& c) { return !c.volume_name.empty() && c.bind_completed; }
 
-// The claim name of a pod volume: claimName, or <pod>-<volume> for an ephemeral volume ("" for other volumes).
-const std::string& ClaimNameOf(const PodVolume& v);
-
 // component-helpers storage/volume CheckNodeAffinity: the PV's required node affinity against node labels only
 // (matchFields never reject: the node it builds has no name).
 bool PVNodeAffinityMatches(const PersistentVolume& pv, const Labels& node_labels);

@@ -35,9 +35,12 @@ Status WantStatus(const Json& j) {
   return Status(c, reasons);
 }
 
-void RunCase(const std::string& plugin, const Json& c) {
+// shared: the table's "objects", given to every case before its own (fixtures many cases use).
+void RunCase(const std::string& plugin, const Json& c, const Json* shared) {
   // Build a scenario List from the case's objects.
   Json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"items", Json::array()}};
+  if (shared)
+    for (const Json& item : *shared) list["items"].push_back(item);
   auto add = [&](const char* field, const char* kind) {
     if (!c.contains(field)) return;
     for (Json item : c[field]) {
@@ -161,7 +164,9 @@ void RunCase(const std::string& plugin, const Json& c) {
 
 class PluginTable : public ::testing::TestWithParam<testing::TableCase> {};
 TEST_P(PluginTable, Case) {
-  testing::RunTableCase(GetParam(), [](const Json& table, const Json& c) { RunCase(table.at("plugin"), c); });
+  testing::RunTableCase(GetParam(), [](const Json& table, const Json& c) {
+    RunCase(table.at("plugin"), c, table.contains("objects") ? &table["objects"] : nullptr);
+  });
 }
 // Case names carry the plugin folder: "<folder>_<table>_<index>" (e.g. tainttoleration_filter_3).
 INSTANTIATE_TEST_SUITE_P(PluginTables, PluginTable, ::testing::ValuesIn(testing::ListTableCases("plugins")),
