@@ -308,6 +308,10 @@ std::string KarpenterRecord(const karpenter::Result& k, const karpenter::PodOutc
       out += "  result: " + o->reason + "\n";
   }
   for (const auto& r : o->relaxations) out += "  relaxed: " + r + "\n";
+  // Where its volumes can attach: added to each node's or NodeClaim's requirements, one alternative at a time.
+  for (std::size_t i = 0; i < o->volume_requirements.size(); ++i)
+    out += (i ? "                   or " : "  volume topology: ") +
+           (o->volume_requirements[i].empty() ? std::string("(anywhere)") : o->volume_requirements[i]) + "\n";
   for (std::size_t i = 0; i < o->attempts.size(); ++i) {
     const auto& a = o->attempts[i];
     out += "\nAttempt " + std::to_string(i + 1) + (a.fit ? " (fit)" : " (failed)") + "\n";

@@ -225,6 +225,7 @@ PersistentVolume ParsePersistentVolume(const Json& v, const Reader& r) {
     pv.claim_ref = std::move(c);
   }
   pv.source = ParseVolumeSource(*spec, s);
+  pv.local_or_host_path = s.Object(*spec, "local") != nullptr || s.Object(*spec, "hostPath") != nullptr;
   if (pv.source.kind == VolumeSource::Kind::Csi && pv.source.id.empty())
     s.Field("csi").Field("volumeHandle").Fail("Required value");
   if (const Json* st = r.Object(v, "status")) pv.phase = r.Field("status").String(*st, "phase").value_or("");
@@ -290,9 +291,11 @@ CSINode ParseCSINode(const Json& v, const Reader& r) {
         drv.name = dr.String(d, "name").value_or("");
         if (drv.name.empty()) dr.Field("name").Fail("Required value");
         drv.node_id = dr.String(d, "nodeID").value_or("");
-        if (const Json* alloc = dr.Object(d, "allocatable"))
+        if (const Json* alloc = dr.Object(d, "allocatable")) {
+          drv.has_allocatable = true;
           if (auto c = dr.Field("allocatable").Int(*alloc, "count", 0, INT32_MAX))
             drv.allocatable_count = static_cast<std::int32_t>(*c);
+        }
         if (const Json* keys = dr.Array(d, "topologyKeys"))
           for (std::size_t k = 0; k < keys->size(); ++k)
             drv.topology_keys.push_back(dr.Field("topologyKeys").Index(k).AsString((*keys)[k]));

@@ -123,6 +123,7 @@ karpenter::Result KarpenterResult(const Json& j) {
       karpenter::PodOutcome o;
       o.key = key;
       o.relaxations = Strs(p, "relaxations");
+      o.volume_requirements = Strs(p, "volumeRequirements");
       if (p.contains("node")) {
         o.kind = karpenter::PodOutcomeKind::Node;
         o.node = Str(p, "node");

@@ -35,6 +35,7 @@ Json KarpenterPodJson(const karpenter::Result& k, const karpenter::PodOutcome& o
       break;
   }
   if (!o.relaxations.empty()) e["relaxations"] = o.relaxations;
+  if (!o.volume_requirements.empty()) e["volumeRequirements"] = o.volume_requirements;
   return e;
 }
 

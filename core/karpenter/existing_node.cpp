@@ -191,7 +191,8 @@ std::string HostPortConflict(const std::vector<ContainerPort>& used, const std::
   return "";
 }
 
-std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vector<DaemonPod>& daemons) {
+std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vector<DaemonPod>& daemons,
+                                             const framework::VolumeCache& storage) {
   static const Symbol kNodePool = Intern("karpenter.sh/nodepool");
   static const Symbol kInitialized = Intern("karpenter.sh/initialized");
   static const Symbol kTrue = Intern("true");
@@ -219,8 +220,11 @@ std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vect
       if (e.initialized || !Ephemeral(t, pool)) e.taints.push_back(t);
     Resource available = n.allocatable;
     Resource ds_requests;
+    // A NodeClaim without a Node has no CSINode yet (populateVolumeLimits reads the Node's).
+    if (!in_flight) e.volume_usage = NodeVolumeLimits(n.meta.name, storage);
     for (const Pod* pp : bound[n.meta.name]) {
       const Pod& p = *pp;
+      if (!p.volumes.empty()) e.volume_usage.Add(PodVolumes(p, storage));
       Resource r = KarpenterRequests(p);
       available.Add(r, -1);
       if (OwnedByDaemonSet(p)) ds_requests.Add(r);
@@ -250,6 +254,11 @@ std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vect
   return out;
 }
 
+namespace {
+bool TryNodeAlternative(const ExistingNode& n, const PodData& pod, const Topology& topo, Requirements base,
+                        std::string* err, Requirements* updated);
+}  // namespace
+
 bool CanAddToNode(const ExistingNode& n, const PodData& pod, const Topology& topo, std::string* err,
                   Requirements* updated) {
   auto fail = [&](std::string msg) {
@@ -263,6 +272,9 @@ bool CanAddToNode(const ExistingNode& n, const PodData& pod, const Topology& top
       msg += (i ? "; " : "") + std::string("did not tolerate taint (taint=") + TaintString(*bad[i]) + ")";
     return fail(msg);
   }
+  if (!pod.volumes.empty())
+    if (std::string e = n.volume_usage.ExceedsLimits(pod.volumes); !e.empty())
+      return fail("checking volume usage, " + e);
   // existingnode.go wraps HostPortUsage.Conflicts' serrors error, whose Error() ends in the ports it compared.
   if (PortsConflict(n.ports, pod.host_ports))
     return err && fail("checking host port usage, " + HostPortConflict(n.ports, pod.host_ports));
@@ -275,6 +287,35 @@ bool CanAddToNode(const ExistingNode& n, const PodData& pod, const Topology& top
   }
   Requirements base = n.requirements;
   base.Add(pod.requirements);
+  if (pod.volume_requirements.empty()) return TryNodeAlternative(n, pod, topo, std::move(base), err, updated);
+  // Each volume topology alternative in turn (existingnode.go tryVolumeAlternative): added to the node's
+  // requirements only; the first that fits wins, else the last one's error is the node's.
+  for (const auto& alternative : pod.volume_requirements) {
+    Requirements reqs = base;
+    if (err) {
+      std::string e = Compatible(reqs, alternative, nullptr);
+      if (!e.empty()) {
+        *err = "incompatible volume requirements, " + e;
+        continue;
+      }
+    } else if (!IsCompatible(reqs, alternative, nullptr)) {
+      continue;
+    }
+    reqs.Add(alternative);
+    if (TryNodeAlternative(n, pod, topo, std::move(reqs), err, updated)) return true;
+  }
+  return false;
+}
+
+namespace {
+
+// The topology step of ExistingNode.CanAdd under one set of node requirements.
+bool TryNodeAlternative(const ExistingNode& n, const PodData& pod, const Topology& topo, Requirements base,
+                        std::string* err, Requirements* updated) {
+  auto fail = [&](std::string msg) {
+    if (err) *err = std::move(msg);
+    return false;
+  };
   if (!topo.empty()) {
     Requirements domains;
     if (!topo.AddRequirements(pod, n.taints, base, nullptr, &domains, err)) return false;
@@ -294,12 +335,15 @@ bool CanAddToNode(const ExistingNode& n, const PodData& pod, const Topology& top
   return true;
 }
 
+}  // namespace
+
 void AddToNode(ExistingNode& n, const PodData& pod, Requirements updated, Topology& topo) {
   topo.Record(pod, n.taints, updated, nullptr);
   n.pods.push_back(pod.index);
   n.remaining.Add(pod.requests, -1);
   n.requirements = std::move(updated);
   n.ports.insert(n.ports.end(), pod.host_ports.begin(), pod.host_ports.end());
+  if (!pod.volumes.empty()) n.volume_usage.Add(pod.volumes);
 }
 
 }  // namespace kplace::karpenter

@@ -18,14 +18,17 @@ struct ExistingNode {
   Resource remaining;         // allocatable - bound pods - DaemonSet pods still to come
   Requirements requirements;  // labels + hostname
   std::vector<ContainerPort> ports;
+  VolumeUsage volume_usage;       // its CSINode's attach limits and the claims its pods mount
   std::vector<std::size_t> pods;  // pods this run placed here
 };
 
 // Every Node not being deleted, sorted initialized first then by name.
-std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vector<DaemonPod>& daemons);
+std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vector<DaemonPod>& daemons,
+                                             const framework::VolumeCache& storage);
 
-// ExistingNode.CanAdd: "" when the pod fits. err receives the reason when non-null (otherwise only a non-empty
-// marker is returned on failure).
+// ExistingNode.CanAdd: "" when the pod fits. Order: taints, volume limits, host ports, resources, requirements, then
+// each volume topology alternative with the pod's topology (the first that fits wins; else the last one's error). err
+// receives the reason when non-null (otherwise only a non-empty marker is returned on failure).
 bool CanAddToNode(const ExistingNode& n, const PodData& pod, const Topology& topo, std::string* err,
                   Requirements* updated);
 void AddToNode(ExistingNode& n, const PodData& pod, Requirements updated, Topology& topo);

@@ -59,6 +59,11 @@ std::string FilterMessage(const FilterFlags& f, const std::string& min_values_er
 
 }  // namespace
 
+namespace {
+CanAddResult TryClaimAlternative(const Claim& c, const Template& t, const PodData& pod, const ClaimContext& ctx,
+                                 Requirements narrowed, bool own, std::string* err);
+}  // namespace
+
 CanAddResult CanAddToClaim(const Claim& c, const Template& t, const PodData& pod, const ClaimContext& ctx,
                            std::string* err) {
   CanAddResult out;
@@ -90,6 +95,42 @@ CanAddResult CanAddToClaim(const Claim& c, const Template& t, const PodData& pod
     narrowed.Add(pod.requirements);
     reqs_ptr = &narrowed;
   }
+  const bool own = reqs_ptr == &narrowed;
+  if (pod.volume_requirements.empty()) return TryClaimAlternative(c, t, pod, ctx, std::move(narrowed), own, err);
+  // Each volume topology alternative in turn (nodeclaim.go tryVolumeAlternative): added to the claim's requirements
+  // only; the first that fits wins, else the last one's error is the claim's.
+  for (const auto& alternative : pod.volume_requirements) {
+    const Requirements& base = own ? narrowed : c.requirements;
+    if (err) {
+      std::string e = Compatible(base, alternative, ctx.well_known);
+      if (!e.empty()) {
+        *err = "incompatible volume requirements, " + e;
+        continue;
+      }
+    } else if (!IsCompatible(base, alternative, ctx.well_known)) {
+      continue;
+    }
+    CanAddResult r;
+    if (base.Implies(alternative)) {
+      r = TryClaimAlternative(c, t, pod, ctx, own ? narrowed : Requirements(), own, err);
+    } else {
+      Requirements merged = base;
+      merged.Add(alternative);
+      r = TryClaimAlternative(c, t, pod, ctx, std::move(merged), true, err);
+    }
+    if (r.ok) return r;
+  }
+  return out;
+}
+
+namespace {
+
+// NodeClaim.CanAdd from the topology step on, under one set of requirements: the claim's own (own false) or
+// narrowed (by the pod, a volume alternative).
+CanAddResult TryClaimAlternative(const Claim& c, const Template& t, const PodData& pod, const ClaimContext& ctx,
+                                 Requirements narrowed, bool own, std::string* err) {
+  CanAddResult out;
+  const Requirements* reqs_ptr = own ? &narrowed : &c.requirements;
   // 3. topology: the domains it allows are intersected in.
   if (ctx.topology && !ctx.topology->empty()) {
     Requirements domains;
@@ -198,6 +239,8 @@ CanAddResult CanAddToClaim(const Claim& c, const Template& t, const PodData& pod
   out.options = std::move(remaining);
   return out;
 }
+
+}  // namespace
 
 void AddToClaim(Claim& c, const Template& t, const PodData& pod, CanAddResult r, const ClaimContext& ctx) {
   if (ctx.topology) {

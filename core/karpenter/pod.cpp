@@ -326,7 +326,7 @@ void ValidateRequirement(const LabelRequirement& r, const KeySet& well_known, st
 
 }  // namespace
 
-std::string ValidatePod(const Pod& pod, const KeySet& well_known) {
+std::string ValidatePod(const Pod& pod, const KeySet& well_known, const framework::VolumeCache* storage) {
   std::vector<std::string> errs;
   // validateKarpenterManagedLabelCanExist: over the full pod requirements (a preferred term counts too).
   PodData d = MakePodData(pod, 0);
@@ -346,6 +346,8 @@ std::string ValidatePod(const Pod& pod, const KeySet& well_known) {
       if (!t.match_fields.empty()) errs.push_back("node selector term with matchFields is not supported");
     }
   }
+  if (storage)
+    if (std::string e = ValidateVolumeClaims(pod, *storage); !e.empty()) errs.push_back(std::move(e));
   std::string out;
   for (std::size_t i = 0; i < errs.size(); ++i) out += (i ? "; " : "") + errs[i];
   return out;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/karpenter/requirements.h"
+#include "core/karpenter/volumes.h"
 #include "core/model/objects.h"
 
 namespace kplace::karpenter {
@@ -31,6 +32,11 @@ struct PodData {
   std::vector<Toleration> tolerations;
   Requirements requirements;  // nodeSelector + heaviest preferred term + first required term
   Requirements strict;        // without the preferred term
+  // Its volumes' topology alternatives (VolumeTopology.GetRequirements; empty: none). Added to the requirements of
+  // the node or NodeClaim only, never to the pod's own (topology spread counts the pod as it asked), and never
+  // relaxed.
+  std::vector<Requirements> volume_requirements;
+  Volumes volumes;  // the claims it mounts, by CSI driver (GetVolumes), for existing nodes' attach limits
 
   void Recompute();
 };
@@ -46,8 +52,9 @@ std::optional<std::string> Relax(PodData& pod, bool pns);
 inline constexpr const char* kManagedLabelDoesNotExist =
     "configured to not run on a Karpenter provisioned node (requirement=karpenter.sh/nodepool DoesNotExist)";
 
-// Provisioner.Validate: "" when Karpenter simulates the pod, else the error it ignores the pod with.
-std::string ValidatePod(const Pod& pod, const KeySet& well_known);
+// Provisioner.Validate: "" when Karpenter simulates the pod, else the error it ignores the pod with (the errors of
+// its checks joined by "; " as multierr prints them). storage: the claims' validation (null: not checked).
+std::string ValidatePod(const Pod& pod, const KeySet& well_known, const framework::VolumeCache* storage = nullptr);
 
 // Resource requests of a pod as Karpenter counts them (PodRequests, no defaults, + pods 1).
 Resource KarpenterRequests(const Pod& pod);

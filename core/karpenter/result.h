@@ -40,7 +40,10 @@ struct PodOutcome {
   std::string node;                      // Kind Node
   int claim = -1;                        // Kind Claim: index into Result::claims
   std::vector<std::string> relaxations;  // the reasons logged during the final attempt
-  std::vector<QueueAttempt> attempts;    // only when explained
+  // Its volumes' topology (VolumeTopology.GetRequirements): one requirement string per alternative, empty when its
+  // volumes constrain nothing.
+  std::vector<std::string> volume_requirements;
+  std::vector<QueueAttempt> attempts;  // only when explained
 };
 
 struct ClaimOption {

@@ -42,7 +42,10 @@ bool HasPreferNoSchedule(const NodePool& p) {
 class Solver {
  public:
   Solver(const Scenario& sc, const ProvisionOptions& opts, Result& result)
-      : sc_(sc), opts_(opts), result_(result), hostname_seq_(opts.hostname_seq) {}
+      : sc_(sc), opts_(opts), result_(result), hostname_seq_(opts.hostname_seq) {
+    if (!opts.storage) own_storage_ = std::make_unique<framework::VolumeCache>(sc);
+    storage_ = opts.storage ? opts.storage : own_storage_.get();
+  }
 
   void Run();
   int HostnameSeq() const { return hostname_seq_; }
@@ -83,6 +86,8 @@ class Solver {
   const Scenario& sc_;
   const ProvisionOptions& opts_;
   Result& result_;
+  std::unique_ptr<framework::VolumeCache> own_storage_;
+  const framework::VolumeCache* storage_ = nullptr;
   KeySet well_known_;
   std::vector<KType> catalogue_;
   std::vector<DaemonPod> daemons_;
@@ -118,7 +123,7 @@ void Solver::Run() {
     if (!p.node_name.empty() || p.Terminal()) continue;
     o.reason = NotProvisionableReason(p, opts_.only_marked_unschedulable);
     if (!o.reason.empty()) continue;
-    std::string invalid = ValidatePod(p, well_known_);
+    std::string invalid = ValidatePod(p, well_known_, storage_);
     if (!invalid.empty()) {
       o.kind = PodOutcomeKind::Ignored;
       o.reason = std::move(invalid);
@@ -131,6 +136,21 @@ void Solver::Run() {
     for (std::size_t i : queue) result_.pods[i].reason = kNoNodePools;
     return;
   }
+  // The volume topology of each pod (provisioner.go getVolumeTopologyRequirements): a pod whose claims, volumes or
+  // class cannot be read is left out of the run (upstream only logs it).
+  std::vector<std::vector<Requirements>> volume_requirements(pods.size());
+  std::vector<std::size_t> kept;
+  for (std::size_t i : queue) {
+    std::string err;
+    if (!VolumeTopologyRequirements(pods[i], *storage_, &volume_requirements[i], &err)) {
+      PodOutcome& o = result_.pods[i];
+      o.kind = PodOutcomeKind::NotProvisionable;
+      o.reason = "failed getting volume topology requirements: " + err;
+      continue;
+    }
+    kept.push_back(i);
+  }
+  queue = std::move(kept);
   // NodePools by weight desc, then name desc (pkg/utils/nodepool OrderByWeight).
   std::vector<const NodePool*> pools;
   for (const auto& p : sc_.node_pools) pools.push_back(&p);
@@ -153,7 +173,7 @@ void Solver::Run() {
   }
   ctx_.catalogue = &catalogue_;
   ctx_.well_known = &well_known_;
-  nodes_ = BuildExistingNodes(sc_, daemons_);
+  nodes_ = BuildExistingNodes(sc_, daemons_, *storage_);
   limits_ = BuildLimits(sc_);
 
   std::vector<PodData> originals;
@@ -162,6 +182,10 @@ void Solver::Run() {
   for (std::size_t i : queue) {
     data_of[i] = static_cast<int>(originals.size());
     originals.push_back(MakePodData(pods[i], i));
+    for (const auto& alternative : volume_requirements[i])
+      result_.pods[i].volume_requirements.push_back(alternative.String());
+    originals.back().volume_requirements = std::move(volume_requirements[i]);
+    if (!pods[i].volumes.empty()) originals.back().volumes = PodVolumes(pods[i], *storage_);
   }
   // byCPUAndMemoryDescending (sched/queue.go); last tie-break namespace/name instead of UID.
   std::stable_sort(queue.begin(), queue.end(), [&](std::size_t a, std::size_t b) {

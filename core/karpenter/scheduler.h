@@ -8,6 +8,7 @@
 
 #include "core/karpenter/result.h"
 #include "core/model/scenario.h"
+#include "core/scheduler/framework/volume_cache.h"
 
 namespace kplace::karpenter {
 
@@ -22,6 +23,9 @@ struct ProvisionOptions {
   // The last hostname placeholder number used before this run. Upstream's counter (sched/nodeclaim.go nodeID) lives
   // as long as the process, so cluster mode carries Result::hostname_seq from one round to the next.
   int hostname_seq = 0;
+  // Claims and PersistentVolumes as Karpenter reads them from the API server: in cluster mode as kube-scheduler's
+  // rounds left them (bound, provisioned). Null: the scenario's, settled as the PV controller settles them.
+  const framework::VolumeCache* storage = nullptr;
 };
 
 // Runs one provisioning round over the scenario's pending pods (upstream provisioning/scheduling/scheduler.go

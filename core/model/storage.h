@@ -106,6 +106,8 @@ struct PersistentVolume {
   std::optional<ClaimReference> claim_ref;    // spec.claimRef
   std::string phase;                          // status.phase (Available, Bound, Released, Failed)
   VolumeSource source;
+  // spec.local or spec.hostPath: Karpenter ignores such a volume's hostname affinity (the pod may move with it).
+  bool local_or_host_path = false;
   int item_index = -1;
 };
 
@@ -123,6 +125,7 @@ struct CSINodeDriver {
   std::string name;
   std::string node_id;
   std::optional<std::int32_t> allocatable_count;  // allocatable.count: attach limit (absent: no limit known)
+  bool has_allocatable = false;                   // allocatable given (Karpenter reads a missing count as 0)
   std::vector<std::string> topology_keys;
 };
 

@@ -43,6 +43,9 @@ bool Runner::Provision(ClusterRound& round) {
   popts.only_marked_unschedulable = true;
   for (const auto& n : sc_.nodes) popts.taken_names.insert(n.meta.name);
   popts.hostname_seq = hostname_seq_;
+  // Claims as kube-scheduler's rounds left them: a claim bound or provisioned for a pod placed earlier pins its
+  // volume's zone for the pods that share it.
+  popts.storage = volumes_.get();
   karpenter::Result k = karpenter::Provision(view, popts);
   hostname_seq_ = k.hostname_seq;
   // Karpenter's events in the order it publishes them (provisioning/scheduling/events.go): FailedScheduling on the
