@@ -31,6 +31,14 @@ void Relaxations(const std::vector<std::string>& steps) {
   for (std::size_t i = 0; i < steps.size(); ++i) Wrapped(colors::kNew, std::to_string(i + 1) + ". " + steps[i]);
 }
 
+// Where the pod's volumes can attach (the topology of its bound PVs or of its claims' StorageClasses): Karpenter adds
+// one alternative at a time to a node's or NodeClaim's requirements, never to the pod's own.
+void VolumeTopology(const std::vector<std::string>& alternatives) {
+  if (alternatives.empty()) return;
+  ImGui::TextUnformatted(alternatives.size() == 1 ? "Its volumes need:" : "Its volumes need one of:");
+  for (const auto& a : alternatives) Wrapped(colors::kTextDim, "  " + (a.empty() ? std::string("(anywhere)") : a));
+}
+
 void Attempts(const Snapshot& snap, const karpenter::PodOutcome& o) {
   const std::size_t n = o.attempts.size();
   for (std::size_t ai = 0; ai < n; ++ai) {
@@ -140,6 +148,7 @@ void DrawKarpenterInspector(const Snapshot& snap, const PodView& pod, UiState&) 
   }
   if (const karpenter::Result* k = snap.karpenter(); k && pod.karpenter) {  // karpenter mode: one round
     Outcome(*k, *pod.karpenter);
+    VolumeTopology(pod.karpenter->volume_requirements);
     Relaxations(pod.karpenter->relaxations);
     if (!pod.karpenter->attempts.empty()) {
       PathNote(snap);
@@ -159,10 +168,11 @@ void DrawKarpenterInspector(const Snapshot& snap, const PodView& pod, UiState&) 
     if (ImGui::CollapsingHeader((title + "###karpenter_round").c_str(),
                                 i + 1 == r.karpenter.size() ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
       if (!n.reason.empty()) Wrapped(n.target.empty() ? colors::kWarn : colors::kTextDim, n.reason);
-      Relaxations(n.relaxations);
       const karpenter::PodOutcome* o = nullptr;
       for (const auto& round : snap.result.rounds)
         if (round.round == n.round && round.provision) o = OutcomeIn(*round.provision, pod.key);
+      VolumeTopology(n.volume_requirements);
+      Relaxations(n.relaxations);
       if (o) Attempts(snap, *o);
     }
     ImGui::PopID();

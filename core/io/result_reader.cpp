@@ -184,6 +184,7 @@ sim::PodResult Pod(const std::string& key, const Json& p) {
     n.target = Str(*k, "nominated");
     n.reason = Str(*k, "unschedulable");
     n.relaxations = Strs(*k, "relaxations");
+    n.volume_requirements = Strs(*k, "volumeRequirements");
     r.karpenter.push_back(std::move(n));
   }
   r.disagreement = Str(p, "disagreement");

@@ -121,6 +121,7 @@ void WriteNomination(JsonWriter& w, const sim::KarpenterNomination& n) {
   if (!n.relaxations.empty()) w.Member("relaxations", n.relaxations);
   w.Member("round", n.round);
   if (n.target.empty()) w.Member("unschedulable", n.reason);
+  if (!n.volume_requirements.empty()) w.Member("volumeRequirements", n.volume_requirements);
   w.EndObject();
 }
 

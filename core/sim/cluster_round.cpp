@@ -64,6 +64,7 @@ bool Runner::Provision(ClusterRound& round) {
     KarpenterNomination nom;
     nom.round = round.round;
     nom.relaxations = o.relaxations;
+    nom.volume_requirements = o.volume_requirements;
     switch (o.kind) {
       case karpenter::PodOutcomeKind::Node:
         nom.target = "node/" + o.node;

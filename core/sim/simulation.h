@@ -29,6 +29,8 @@ struct KarpenterNomination {
   // Karpenter's own error when it could not place the pod, or why it ignored it / did not consider it.
   std::string reason;
   std::vector<std::string> relaxations;  // relaxation steps logged during the final attempt
+  // Where its volumes let it run (karpenter::PodOutcome::volume_requirements): one requirement string per alternative.
+  std::vector<std::string> volume_requirements;
 };
 
 // A claim of a placed pod and the PersistentVolume it is bound to once the pod is placed.
