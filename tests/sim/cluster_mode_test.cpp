@@ -426,5 +426,46 @@ TEST(ClusterMode, OtherSchedulersNominationsReserveNothing) {
   EXPECT_EQ(PodOf(r, "default/other").other_scheduler, "volcano");
 }
 
+// Claims carry over from kube-scheduler's round to Karpenter's: a WaitForFirstConsumer claim provisioned for the pod
+// kube-scheduler bound in round 1 is a PersistentVolume in that node's zone, so Karpenter launches the pod sharing it
+// there, not in the cheaper zone it would pick for an unbound claim of a class without allowedTopologies.
+TEST(ClusterMode, KarpenterSeesClaimsKubeSchedulerBoundEarlier) {
+  Json zonal = InstanceType("zonal", "4", 0.2, {"zone-a", "zone-b"});
+  zonal["spec"]["offerings"][1]["price"] = 0.1;  // zone-b is cheaper
+  Json csi_node = {{"apiVersion", "storage.k8s.io/v1"},
+                   {"kind", "CSINode"},
+                   {"metadata", {{"name", "node-a"}}},
+                   {"spec",
+                    {{"drivers", Json::array({{{"name", "ebs.csi.aws.com"},
+                                               {"nodeID", "i-a"},
+                                               {"topologyKeys", Json::array({"topology.kubernetes.io/zone"})}}})}}}};
+  Json gp3 = {{"apiVersion", "storage.k8s.io/v1"},
+              {"kind", "StorageClass"},
+              {"metadata", {{"name", "gp3"}}},
+              {"provisioner", "ebs.csi.aws.com"},
+              {"volumeBindingMode", "WaitForFirstConsumer"}};
+  Json claim = {{"apiVersion", "v1"},
+                {"kind", "PersistentVolumeClaim"},
+                {"metadata", {{"name", "shared"}, {"namespace", "default"}}},
+                {"spec",
+                 {{"accessModes", Json::array({"ReadWriteOnce"})},
+                  {"storageClassName", "gp3"},
+                  {"resources", {{"requests", {{"storage", "1Gi"}}}}}}}};
+  Json volumes = {{"volumes", Json::array({{{"name", "data"}, {"persistentVolumeClaim", {{"claimName", "shared"}}}}})}};
+  Json items = Json::array({Simulation(), NodeItem("node-a", "2", {{"topology.kubernetes.io/zone", "zone-a"}}),
+                            csi_node, gp3, claim, NodePool("default"), zonal, PodItem("writer", "500m", volumes),
+                            PodItem("reader", "3", volumes)});
+  auto r = RunItems(items);
+  EXPECT_EQ(PodOf(r, "default/writer").node, "node-a");
+  ASSERT_EQ(r.node_claims.size(), 1u);
+  EXPECT_EQ(r.node_claims[0].claim.zone, "zone-a");
+  const auto& reader = PodOf(r, "default/reader");
+  EXPECT_EQ(reader.node, "default-0");
+  EXPECT_TRUE(reader.disagreement.empty()) << reader.disagreement;
+  ASSERT_EQ(reader.karpenter.size(), 1u);
+  EXPECT_EQ(reader.karpenter[0].volume_requirements,
+            std::vector<std::string>{"topology.kubernetes.io/zone In [zone-a]"});
+}
+
 }  // namespace
 }  // namespace kplace
