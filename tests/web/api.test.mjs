@@ -162,7 +162,8 @@ describe('kplace_import: the core import, what `kplace convert kubectl` prints',
       if (!file.startsWith('kwok')) {
         const direct = core.run(readFileSync(path.join(dir, file), 'utf8'));
         assert.deepEqual(direct.result.pods, run.result.pods);
-        for (const k of ['nodes', 'podsBound', 'podsPending', 'otherScheduler', 'controllerPodsKept', 'finishedPods']) {
+        for (const k of ['nodes', 'podsBound', 'podsPending', 'otherScheduler', 'controllerPodsKept', 'finishedPods',
+          'volumeClaims', 'missingClaims']) {
           assert.equal(out.import[k], direct.result.import[k], k);
         }
       }
