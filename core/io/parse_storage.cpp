@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/io/object_parsers.h"
+#include "core/io/validate_pod.h"
 
 namespace kplace::io {
 
@@ -207,6 +208,8 @@ PersistentVolume ParsePersistentVolume(const Json& v, const Reader& r) {
     Reader nr = s.Field("nodeAffinity");
     if (const Json* req = nr.Object(*na, "required")) {
       Reader rr = nr.Field("required");
+      // The API server validates it on create (validateVolumeNodeAffinity, invalid label values not allowed).
+      ValidateNodeSelector(*req, false, rr);
       NodeSelector sel;
       const Json* terms = rr.Array(*req, "nodeSelectorTerms");
       if (!terms || terms->empty())

@@ -185,17 +185,23 @@ void NodeSelectorTerm(const Json* term, bool allow_invalid_values, const Reader&
       NodeFieldSelectorRequirement(&(*fields)[j], at.Field("matchFields").Index(j));
 }
 
+}  // namespace
+
+void ValidateNodeSelector(const Json& selector, bool allow_invalid_label_values, const Reader& at) {
+  if (Get(&selector, "nodeSelectorTerms") && !Arr(&selector, "nodeSelectorTerms")) return;  // the parser's to report
+  const Json* terms = Arr(&selector, "nodeSelectorTerms");
+  if (!terms || terms->empty()) Required(at.Field("nodeSelectorTerms"), "must have at least one node selector term");
+  for (std::size_t i = 0; i < terms->size(); ++i)
+    NodeSelectorTerm(&(*terms)[i], allow_invalid_label_values, at.Field("nodeSelectorTerms").Index(i));
+}
+
+namespace {
+
 void NodeAffinity(const Json* na, const Reader& at) {
   const Json* req = Obj(na, "requiredDuringSchedulingIgnoredDuringExecution");
   // A nodeSelectorTerms of the wrong type is the parser's to report.
-  if (req && (!Get(req, "nodeSelectorTerms") || Arr(req, "nodeSelectorTerms"))) {
-    // ValidateNodeSelector; on create invalid label values are not allowed in required terms.
-    Reader r = at.Field("requiredDuringSchedulingIgnoredDuringExecution");
-    const Json* terms = Arr(req, "nodeSelectorTerms");
-    if (!terms || terms->empty()) Required(r.Field("nodeSelectorTerms"), "must have at least one node selector term");
-    for (std::size_t i = 0; i < terms->size(); ++i)
-      NodeSelectorTerm(&(*terms)[i], false, r.Field("nodeSelectorTerms").Index(i));
-  }
+  // On create invalid label values are not allowed in required terms.
+  if (req) ValidateNodeSelector(*req, false, at.Field("requiredDuringSchedulingIgnoredDuringExecution"));
   // ValidatePreferredSchedulingTerms: invalid label values are always allowed in preferred terms.
   if (const Json* pref = Arr(na, "preferredDuringSchedulingIgnoredDuringExecution")) {
     for (std::size_t i = 0; i < pref->size(); ++i) {

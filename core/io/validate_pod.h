@@ -21,6 +21,11 @@ void ValidatePodObject(const Json& pod, const Reader& r, std::vector<ReleaseDepe
 // A workload's spec.template (PodTemplateSpec): metadata.labels and spec. r is at the template.
 void ValidatePodTemplate(const Json& tmpl, const Reader& r, std::vector<ReleaseDependentPodCheck>* deferred);
 
+// ValidateNodeSelector (a required node selector: at least one term, each expression valid; label values invalid
+// as label values allowed only when allow_invalid_label_values). at is at the selector. A PersistentVolume's
+// spec.nodeAffinity.required is checked with it on create (validateVolumeNodeAffinity).
+void ValidateNodeSelector(const Json& selector, bool allow_invalid_label_values, const Reader& at);
+
 // Go's resource.Quantity String() of a quantity as written (number or string); "" when it does not parse.
 std::string CanonicalQuantity(const Json& v);
 

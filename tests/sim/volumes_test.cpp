@@ -196,6 +196,25 @@ TEST(Volumes, BadStorageObjectsNameTheField) {
   EXPECT_EQ(error(no_terms),
             "items[0] (PersistentVolume v): spec.nodeAffinity.required.nodeSelectorTerms: Required "
             "value: must have at least one node selector term");
+  // Each expression is validated as the API server does on create (validateVolumeNodeAffinity), not as the
+  // scheduler's selector parser words it.
+  Json no_values = Volume("v", "s", "z");
+  no_values["spec"]["nodeAffinity"]["required"]["nodeSelectorTerms"][0]["matchExpressions"][0].erase("values");
+  EXPECT_EQ(error(no_values),
+            "items[0] (PersistentVolume v): spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0]."
+            "values: Required value: must be specified when `operator` is 'In' or 'NotIn'");
+  Json bad_value = Volume("v", "s", "z");
+  bad_value["spec"]["nodeAffinity"]["required"]["nodeSelectorTerms"][0]["matchExpressions"][0]["values"] = {"a b"};
+  EXPECT_EQ(error(bad_value).rfind("items[0] (PersistentVolume v): spec.nodeAffinity.required.nodeSelectorTerms[0]."
+                                   "matchExpressions[0].values[0]: Invalid value: \"a b\": a valid label must be",
+                                   0),
+            0u)
+      << error(bad_value);
+  Json bad_op = Volume("v", "s", "z");
+  bad_op["spec"]["nodeAffinity"]["required"]["nodeSelectorTerms"][0]["matchExpressions"][0]["operator"] = "Within";
+  EXPECT_EQ(error(bad_op),
+            "items[0] (PersistentVolume v): spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0]."
+            "operator: Invalid value: \"Within\": not a valid selector operator");
 }
 
 }  // namespace
