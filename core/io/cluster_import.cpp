@@ -72,6 +72,7 @@ class ListWriter {
                                                      "StorageClass",
                                                      "CSINode",
                                                      "CSIDriver",
+                                                     "CSIStorageCapacity",
                                                      "NodePool",
                                                      "NodeClaim",
                                                      "InstanceType",

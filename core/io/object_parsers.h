@@ -40,6 +40,7 @@ PersistentVolume ParsePersistentVolume(const Json& v, const Reader& r);
 StorageClass ParseStorageClass(const Json& v, const Reader& r);
 CSINode ParseCSINode(const Json& v, const Reader& r);
 CSIDriver ParseCSIDriver(const Json& v, const Reader& r);
+CSIStorageCapacity ParseCSIStorageCapacity(const Json& v, const Reader& r);
 
 // kubescheduler.config.k8s.io/v1 (parse_scheduler_config.cpp)
 // Applies one pluginConfig entry's args to the profile's PluginArgs.

@@ -35,6 +35,23 @@ std::vector<ResourceSpec> ParseResourceSpecs(const Json& v, const Reader& r, std
   return out;
 }
 
+// validateFunctionShape: at least one point, utilization 0..100 increasing, score 0..10.
+std::vector<UtilizationShapePoint> ParseShape(const Json& shape, const Reader& r) {
+  std::vector<UtilizationShapePoint> out;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    Reader pr = r.Index(i);
+    pr.ExpectObject(shape[i]);
+    UtilizationShapePoint p;
+    p.utilization = static_cast<std::int32_t>(pr.Int(shape[i], "utilization", 0, 100).value_or(0));
+    p.score = static_cast<std::int32_t>(pr.Int(shape[i], "score", 0, 10).value_or(0));
+    if (!out.empty() && p.utilization <= out.back().utilization)
+      pr.Field("utilization").Fail("utilization values must be sorted in increasing order");
+    out.push_back(p);
+  }
+  if (out.empty()) r.Fail("at least one point must be specified");
+  return out;
+}
+
 }  // namespace
 
 void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& r, PluginArgs& out) {
@@ -69,20 +86,7 @@ void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& 
         a.resources = ParseResourceSpecs(*it, sr.Field("resources"), a.resources);
       if (const Json* rtcr = sr.Object(*ss, "requestedToCapacityRatio")) {
         Reader rr = sr.Field("requestedToCapacityRatio");
-        if (const Json* shape = rr.Array(*rtcr, "shape")) {
-          a.shape.clear();
-          for (std::size_t i = 0; i < shape->size(); ++i) {
-            Reader pr = rr.Field("shape").Index(i);
-            pr.ExpectObject((*shape)[i]);
-            UtilizationShapePoint p;
-            p.utilization = static_cast<std::int32_t>(pr.Int((*shape)[i], "utilization", 0, 100).value_or(0));
-            p.score = static_cast<std::int32_t>(pr.Int((*shape)[i], "score", 0, 10).value_or(0));
-            if (!a.shape.empty() && p.utilization <= a.shape.back().utilization)
-              pr.Field("utilization").Fail("utilization values must be sorted in increasing order");
-            a.shape.push_back(p);
-          }
-          if (a.shape.empty()) rr.Field("shape").Fail("at least one point must be specified");
-        }
+        if (const Json* shape = rr.Array(*rtcr, "shape")) a.shape = ParseShape(*shape, rr.Field("shape"));
       }
       bool has_ratio = ss->contains("requestedToCapacityRatio") && !ss->at("requestedToCapacityRatio").is_null();
       if (a.strategy == ScoringStrategyType::RequestedToCapacityRatio && !has_ratio)
@@ -103,6 +107,12 @@ void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& 
                                   "])");
         if (resources[i].weight != 1) rr.Field("weight").Fail("must be 1, got " + std::to_string(resources[i].weight));
       }
+    }
+  } else if (plugin == "VolumeBinding") {
+    // bindTimeoutSeconds only bounds PreBind's wait, which kplace completes at once.
+    if (const Json* shape = r.Array(args, "shape")) {
+      out.volume_binding.shape = ParseShape(*shape, r.Field("shape"));
+      out.volume_binding.shape_path = r.Field("shape").path();
     }
   } else if (plugin == "PodTopologySpread") {
     auto& a = out.topology_spread;

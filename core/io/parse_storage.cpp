@@ -319,8 +319,28 @@ CSIDriver ParseCSIDriver(const Json& v, const Reader& r) {
     Reader s = r.Field("spec");
     d.attach_required = s.Bool(*spec, "attachRequired").value_or(true);
     d.storage_capacity = s.Bool(*spec, "storageCapacity").value_or(false);
+    d.prevent_pod_scheduling_if_missing = s.Bool(*spec, "preventPodSchedulingIfMissing").value_or(false);
   }
   return d;
+}
+
+CSIStorageCapacity ParseCSIStorageCapacity(const Json& v, const Reader& r) {
+  CSIStorageCapacity c;
+  r.ExpectObject(v);
+  c.meta = ParseMeta(v, r, true, true);
+  c.storage_class_name = r.String(v, "storageClassName").value_or("");
+  if (c.storage_class_name.empty()) r.Field("storageClassName").Fail("Required value");
+  if (const Json* sel = r.Object(v, "nodeTopology")) c.node_topology = r.Field("nodeTopology").AsLabelSelector(*sel);
+  auto quantity = [&](const char* name) -> std::optional<std::int64_t> {
+    auto it = v.find(name);
+    if (it == v.end() || it->is_null()) return std::nullopt;
+    Quantity q = r.Field(name).AsQuantity(*it);
+    if (q.IsNegative()) r.Field(name).Fail("must be greater than or equal to 0");
+    return q.Value();
+  };
+  c.capacity = quantity("capacity");
+  c.maximum_volume_size = quantity("maximumVolumeSize");
+  return c;
 }
 
 }  // namespace kplace::io

@@ -457,6 +457,11 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
     d.item_index = static_cast<int>(i);
     check_duplicate();
     sc.csi_drivers.push_back(std::move(d));
+  } else if (item_kind == "CSIStorageCapacity") {
+    CSIStorageCapacity c = ParseCSIStorageCapacity(item, r);
+    c.item_index = static_cast<int>(i);
+    check_duplicate();
+    sc.csi_storage_capacities.push_back(std::move(c));
   } else if (item_kind == "Namespace") {
     check_duplicate();
     sc.namespaces.push_back(ParseNamespace(item, r));

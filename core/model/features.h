@@ -69,6 +69,12 @@ enum class Feature : std::uint8_t {
   // kubernetes/kubernetes#139057 (1.37): a gated pod with status.nominatedNodeName is in the nominator, so it holds
   // its room on that node against pods of lower or equal priority.
   NominatedGatedPods,
+  // Gate StorageCapacityScoring (beta and on from 1.37): VolumeBinding scores nodes by the storage a pod's unbound
+  // claims would use there (PV capacity of static bindings, else CSIStorageCapacity), preferring the most room.
+  StorageCapacityScoring,
+  // Gate VolumeLimitScaling (beta and on from 1.37): NodeVolumeLimits rejects a node whose CSINode does not list a
+  // CSI driver the pod needs, when that driver's CSIDriver sets preventPodSchedulingIfMissing.
+  VolumeLimitScaling,
   // volumerestrictions/volume_restrictions.go (1.34): the ReadWriteOncePod conflict reads `node(s) unavailable due to
   // PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod` (1.33: `node has pod using
   // PersistentVolumeClaim with the same name and ReadWriteOncePod access mode`).
@@ -114,6 +120,10 @@ inline constexpr FeatureSpec kFeatureTable[] = {
      "no `no new claims to deallocate, ` before the preemption part of the FailedScheduling message"},
     {Feature::NominatedGatedPods, "NominatedGatedPods", 37,
      "a gated pod's status.nominatedNodeName holds its room against pods of lower or equal priority"},
+    {Feature::StorageCapacityScoring, "StorageCapacityScoring", 37,
+     "VolumeBinding scores nodes (weight 1): most free storage for the pod's unbound claims first"},
+    {Feature::VolumeLimitScaling, "VolumeLimitScaling", 37,
+     "NodeVolumeLimits: a CSIDriver with preventPodSchedulingIfMissing needs the node's CSINode to list it"},
 };
 
 // What one release does: the features on in it.

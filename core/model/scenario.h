@@ -67,6 +67,7 @@ struct Scenario {
   std::vector<StorageClass> storage_classes;
   std::vector<CSINode> csi_nodes;
   std::vector<CSIDriver> csi_drivers;
+  std::vector<CSIStorageCapacity> csi_storage_capacities;
   // The input's NodeClaims that are launched but not registered, as the nodes Karpenter's scheduler sees in their
   // place (named after the NodeClaim, labelled karpenter.sh/nodepool and kubernetes.io/hostname, not initialized).
   // kube-scheduler does not see them: they have no Node yet.

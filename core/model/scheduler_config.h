@@ -53,6 +53,13 @@ struct NodeAffinityArgs {
   std::optional<NodeAffinity> added_affinity;
 };
 
+// VolumeBindingArgs: the shape of its Score (StorageCapacityScoring). Unset: the default {0, 10}, {100, 0} when the
+// gate is on. A shape given while the gate is off is an error (reported where the release is known).
+struct VolumeBindingArgs {
+  std::optional<std::vector<UtilizationShapePoint>> shape;
+  std::string shape_path;  // "pluginConfig[i].args.shape", for that error
+};
+
 // DefaultPreemptionArgs (defaults.go: 10% / 100).
 struct DefaultPreemptionArgs {
   std::int32_t min_candidate_nodes_percentage = 10;
@@ -66,6 +73,7 @@ struct PluginArgs {
   InterPodAffinityArgs inter_pod_affinity;
   NodeAffinityArgs node_affinity;
   DefaultPreemptionArgs default_preemption;
+  VolumeBindingArgs volume_binding;
 };
 
 struct PluginRef {

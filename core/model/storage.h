@@ -145,6 +145,20 @@ struct CSIDriver {
   ObjectMeta meta;
   bool attach_required = true;    // spec.attachRequired (default true)
   bool storage_capacity = false;  // spec.storageCapacity
+  // spec.preventPodSchedulingIfMissing (1.36): with VolumeLimitScaling (1.37), a pod using the driver only fits
+  // nodes whose CSINode lists it.
+  bool prevent_pod_scheduling_if_missing = false;
+  int item_index = -1;
+};
+
+// storage.k8s.io/v1 CSIStorageCapacity: what a CSI driver with storageCapacity can still provision for a class on
+// the nodes its nodeTopology selects.
+struct CSIStorageCapacity {
+  ObjectMeta meta;
+  std::string storage_class_name;
+  std::optional<LabelSelector> node_topology;       // absent: no node has access
+  std::optional<std::int64_t> capacity;             // bytes
+  std::optional<std::int64_t> maximum_volume_size;  // bytes; when set, what a single volume may take
   int item_index = -1;
 };
 

@@ -217,5 +217,61 @@ TEST(Volumes, BadStorageObjectsNameTheField) {
             "operator: Invalid value: \"Within\": not a valid selector operator");
 }
 
+// VolumeBinding's shape is only accepted with StorageCapacityScoring (1.37): ValidateVolumeBindingArgsWithOptions.
+TEST(Volumes, VolumeBindingShapeNeedsStorageCapacityScoring) {
+  auto run = [](const std::string& version) {
+    Json items = Json::array(
+        {{{"apiVersion", "kplace.dev/v1alpha1"},
+          {"kind", "Simulation"},
+          {"metadata", {{"name", "s"}}},
+          {"spec", {{"kubernetesVersion", version}}}},
+         {{"apiVersion", "kubescheduler.config.k8s.io/v1"},
+          {"kind", "KubeSchedulerConfiguration"},
+          {"profiles",
+           {{{"schedulerName", "default-scheduler"},
+             {"pluginConfig",
+              {{{"name", "VolumeBinding"},
+                {"args",
+                 {{"shape", {{{"utilization", 0}, {"score", 0}}, {{"utilization", 100}, {"score", 10}}}}}}}}}}}}}});
+    try {
+      sim::Run(io::ParseScenarioJson(Json{{"kind", "List"}, {"items", items}}));
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(run("1.37"), "no error");
+  EXPECT_EQ(run("1.36"),
+            "items[1] (KubeSchedulerConfiguration): profiles[0]: pluginConfig[0].args.shape: Invalid value: "
+            "[]config.UtilizationShapePoint{config.UtilizationShapePoint{Utilization:0, Score:0}, "
+            "config.UtilizationShapePoint{Utilization:100, Score:10}}: unexpected field `shape`, remove it or turn on "
+            "the feature gate StorageCapacityScoring");
+}
+
+// CSIStorageCapacity items are read with the API server's checks.
+TEST(Volumes, StorageCapacityItems) {
+  auto error = [](Json item) {
+    try {
+      io::ParseScenarioJson(Json{{"kind", "List"}, {"items", {item}}});
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  Json cap = {{"apiVersion", "storage.k8s.io/v1"},
+              {"kind", "CSIStorageCapacity"},
+              {"metadata", {{"name", "c"}, {"namespace", "kube-system"}}},
+              {"storageClassName", "gp3"},
+              {"nodeTopology", {{"matchLabels", {{"topology.kubernetes.io/zone", "a"}}}}},
+              {"capacity", "100Gi"}};
+  EXPECT_EQ(error(cap), "no error");
+  Json no_class = cap;
+  no_class.erase("storageClassName");
+  EXPECT_EQ(error(no_class), "items[0] (CSIStorageCapacity kube-system/c): storageClassName: Required value");
+  Json bad = cap;
+  bad["capacity"] = "-1Gi";
+  EXPECT_EQ(error(bad), "items[0] (CSIStorageCapacity kube-system/c): capacity: must be greater than or equal to 0");
+}
+
 }  // namespace
 }  // namespace kplace

@@ -52,6 +52,19 @@ std::unique_ptr<Framework> Framework::Create(const SchedulerConfig& config, cons
   fw->percentage_ =
       profile.percentage_of_nodes_to_score ? profile.percentage_of_nodes_to_score : config.percentage_of_nodes_to_score;
   fw->preemption_args_ = profile.args.default_preemption;
+  // ValidateVolumeBindingArgsWithOptions: a shape needs StorageCapacityScoring.
+  if (const auto& vb = profile.args.volume_binding; vb.shape && !features.Enabled(Feature::StorageCapacityScoring)) {
+    std::string value = "[]config.UtilizationShapePoint{";
+    for (std::size_t i = 0; i < vb.shape->size(); ++i)
+      value += (i ? ", " : "") + std::string("config.UtilizationShapePoint{Utilization:") +
+               std::to_string((*vb.shape)[i].utilization) + ", Score:" + std::to_string((*vb.shape)[i].score) + "}";
+    // The caller names the profile; the path goes on from its pluginConfig.
+    std::string path = vb.shape_path;
+    if (path.rfind("profiles[", 0) == 0 && path.find('.') != std::string::npos) path = path.substr(path.find('.') + 1);
+    *error = path + ": Invalid value: " + value +
+             "}: unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring";
+    return nullptr;
+  }
   const auto& custom = profile.plugins;
   auto custom_set = [&](const char* point) {
     auto it = custom.find(point);

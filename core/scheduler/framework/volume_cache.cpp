@@ -53,6 +53,7 @@ VolumeCache::VolumeCache(const Scenario& sc)
   for (const auto& c : sc.storage_classes) classes_[c.meta.name] = &c;
   for (const auto& n : sc.csi_nodes) csi_nodes_[n.meta.name] = &n;
   for (const auto& d : sc.csi_drivers) drivers_[d.meta.name] = &d;
+  capacities_ = &sc.csi_storage_capacities;
   Index();
   // The PV controller's view of a settled cluster: a PV without status is Available, or Bound when it names a
   // claim.

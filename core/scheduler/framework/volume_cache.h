@@ -35,6 +35,8 @@ class VolumeCache {
   const StorageClass* Class(const std::string& name) const;
   const CSINode* CSINodeOf(const std::string& node) const;
   const CSIDriver* Driver(const std::string& name) const;
+  // CSIStorageCapacity objects in input order (upstream lists them from an informer, in no defined order).
+  const std::vector<CSIStorageCapacity>& Capacities() const { return *capacities_; }
   // PVs of a storage class (pv.spec.storageClassName), in name order (upstream's lister order is unspecified).
   std::vector<const PersistentVolume*> VolumesOfClass(const std::string& cls) const;
   const std::deque<PersistentVolumeClaim>& claims() const { return claims_; }
@@ -62,6 +64,8 @@ class VolumeCache {
   std::unordered_map<std::string, const StorageClass*> classes_;
   std::unordered_map<std::string, const CSINode*> csi_nodes_;
   std::unordered_map<std::string, const CSIDriver*> drivers_;
+  const std::vector<CSIStorageCapacity>* capacities_ = &kNoCapacities;
+  static inline const std::vector<CSIStorageCapacity> kNoCapacities;
   std::uint64_t generation_ = 0;
   std::unordered_set<std::string> provisioned_;
 };

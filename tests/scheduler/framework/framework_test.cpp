@@ -74,9 +74,12 @@ TEST(Framework, DefaultProfile) {
             (std::vector<std::string>{"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts",
                                       "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
                                       "VolumeZone", "PodTopologySpread", "InterPodAffinity"}));
+  // VolumeBinding is a Score plugin in every release (weight 1 from multiPoint); without StorageCapacityScoring its
+  // PreScore skips every pod.
   EXPECT_EQ(ScoreWeights(*fw), (Weights{{"TaintToleration", 3},
                                         {"NodeAffinity", 2},
                                         {"NodeResourcesFit", 1},
+                                        {"VolumeBinding", 1},
                                         {"PodTopologySpread", 2},
                                         {"InterPodAffinity", 2},
                                         {"NodeResourcesBalancedAllocation", 1},
@@ -90,6 +93,7 @@ TEST(Framework, ScoreWeightOverrideComesFirst) {
   EXPECT_EQ(ScoreWeights(*fw), (Weights{{"NodeResourcesFit", 5},
                                         {"TaintToleration", 3},
                                         {"NodeAffinity", 2},
+                                        {"VolumeBinding", 1},
                                         {"PodTopologySpread", 2},
                                         {"InterPodAffinity", 2},
                                         {"NodeResourcesBalancedAllocation", 1},

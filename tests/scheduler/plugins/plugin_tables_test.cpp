@@ -139,8 +139,14 @@ void RunCase(const std::string& plugin, const Json& c, const Json* shared) {
     } else {
       for (const auto& ni : cluster.snapshot.nodes) nodes.push_back(&ni);
     }
+    // "scoreWithFilterState": PreScore and Score run on the state PreFilter wrote (VolumeBinding scores what its
+    // PreFilter classified), as the scheduler runs them; otherwise on a fresh state, as upstream's score tests do.
     framework::CycleState score_state;
-    fw->ResetState(score_state);
+    if (c.value("scoreWithFilterState", false)) {
+      score_state = state.Clone();
+    } else {
+      fw->ResetState(score_state);
+    }
     Status ps = fw->RunPreScore(score_state, pod, nodes, cluster.snapshot);
     if (want_prescore_status) {
       EXPECT_EQ(StatusText(ps), StatusText(WantStatus(c["wantPreScore"]))) << "PreScore";
@@ -149,6 +155,10 @@ void RunCase(const std::string& plugin, const Json& c, const Json* shared) {
     ASSERT_TRUE(ps.IsSuccess()) << "PreScore: " << StatusText(ps);
     if (want_prescore_skip && !fw->score().empty()) {
       EXPECT_TRUE(score_state.skip_score[fw->score()[0].plugin->prescore_slot / 2]) << "PreScore should Skip";
+    }
+    if (c.contains("wantPreScoreSkip") && !c["wantPreScoreSkip"].get<bool>()) {
+      ASSERT_FALSE(fw->score().empty());
+      EXPECT_FALSE(score_state.skip_score[fw->score()[0].plugin->prescore_slot / 2]) << "PreScore should not Skip";
     }
     if (c.contains("wantScores")) {
       std::vector<framework::NodeScores> scores;

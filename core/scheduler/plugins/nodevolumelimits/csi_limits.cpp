@@ -1,6 +1,7 @@
 #include "core/scheduler/plugins/nodevolumelimits/csi_limits.h"
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "core/scheduler/plugins/names.h"
@@ -104,6 +105,8 @@ struct LimitsState : framework::StateData {
 
 class NodeVolumeLimits final : public framework::PreFilterPlugin, public framework::FilterPlugin {
  public:
+  explicit NodeVolumeLimits(const Features& features)
+      : volume_limit_scaling_(features.Enabled(Feature::VolumeLimitScaling)) {}
   const char* Name() const override { return names::kNodeVolumeLimits; }
   // Pod/Delete, Node/Add, CSINode, PersistentVolumeClaim, VolumeAttachment changes (csi.go EventsToRegister).
   framework::ClusterEvents EventsToRegister() const override {
@@ -133,7 +136,21 @@ class NodeVolumeLimits final : public framework::PreFilterPlugin, public framewo
     std::string error;
     AttachableVolumes(*pod.pod, csi_node, cache, wanted, &error);
     if (!error.empty()) return Status(Code::UnschedulableAndUnresolvable, error);
-    if (wanted.empty() || !csi_node) return {};
+    if (wanted.empty()) return {};
+    // VolumeLimitScaling (csi.go checkCSIDriverOnNode): a driver whose CSIDriver opts in must be on the node's
+    // CSINode (none: not installed), before any limit, on nodes without limits too. Drivers in name order (upstream
+    // ranges over a map: with several missing, the one named is random).
+    if (volume_limit_scaling_) {
+      std::set<std::string> drivers;
+      for (const auto& [uniq, driver] : wanted) drivers.insert(driver);
+      for (const std::string& d : drivers) {
+        const CSIDriver* object = cache.Driver(d);
+        if (!object || !object->prevent_pod_scheduling_if_missing) continue;
+        if (!csi_node || !csi_node->Driver(d))
+          return Status(Code::Unschedulable, d + " CSI driver is not installed on the node");
+      }
+    }
+    if (!csi_node) return {};
     std::map<std::string, std::int64_t> limits;
     for (const auto& d : csi_node->drivers)
       if (d.allocatable_count) limits[d.name] = *d.allocatable_count;
@@ -153,12 +170,15 @@ class NodeVolumeLimits final : public framework::PreFilterPlugin, public framewo
     }
     return {};
   }
+
+ private:
+  bool volume_limit_scaling_;
 };
 
 }  // namespace
 
-std::unique_ptr<framework::Plugin> NewNodeVolumeLimits(const PluginArgs&, const Features&) {
-  return std::make_unique<NodeVolumeLimits>();
+std::unique_ptr<framework::Plugin> NewNodeVolumeLimits(const PluginArgs&, const Features& features) {
+  return std::make_unique<NodeVolumeLimits>(features);
 }
 
 }  // namespace kplace::plugins

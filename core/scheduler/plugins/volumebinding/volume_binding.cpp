@@ -1,8 +1,12 @@
 #include "core/scheduler/plugins/volumebinding/volume_binding.h"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
 
 #include "core/scheduler/plugins/names.h"
+#include "core/scheduler/plugins/noderesources/requested_to_capacity_ratio.h"
 
 namespace kplace::plugins {
 namespace {
@@ -19,11 +23,12 @@ struct ClaimsState : framework::StateData {
   std::unique_ptr<StateData> Clone() const override { return std::make_unique<ClaimsState>(*this); }
 };
 
-// What FindPodVolumes decided for one node.
+// What FindPodVolumes decided for one node: the PVs its unbound claims would bind to, and the claims to provision
+// there with the CSIStorageCapacity that showed room for each (null: the driver publishes no capacity).
 struct NodeVolumes {
   bool bound_ok = true, unbound_ok = true, sufficient = true, pvs_found = true;
   std::vector<std::pair<const PersistentVolumeClaim*, const PersistentVolume*>> static_bindings;
-  std::vector<const PersistentVolumeClaim*> provisions;
+  std::vector<std::pair<const PersistentVolumeClaim*, const CSIStorageCapacity*>> provisions;
 };
 
 // An ephemeral volume's claim must be the pod's own (component-helpers storage/ephemeral VolumeIsForPod:
@@ -42,6 +47,27 @@ bool AllowedTopologiesMatch(const StorageClass& cls, const Labels& labels) {
     for (const auto& e : t.match_expressions)
       if (!e.Matches(labels)) all = false;
     if (all) return true;
+  }
+  return false;
+}
+
+// binder.go hasEnoughCapacity: whether the provisioner can create the claim's volume on the node. Without a storage
+// request, a CSIDriver object or its storageCapacity, the answer is yes with no capacity known. Otherwise the first
+// CSIStorageCapacity (input order) of the class whose volume limit (maximumVolumeSize, else capacity) fits the
+// request and whose nodeTopology selects the node; none: not enough storage.
+bool HasEnoughCapacity(const framework::VolumeCache& cache, const StorageClass& cls, const PersistentVolumeClaim& c,
+                       const Node& node, const CSIStorageCapacity** found) {
+  *found = nullptr;
+  if (c.request_storage == 0) return true;
+  const CSIDriver* driver = cache.Driver(cls.provisioner);
+  if (!driver || !driver->storage_capacity) return true;
+  for (const CSIStorageCapacity& cap : cache.Capacities()) {
+    if (cap.storage_class_name != cls.meta.name) continue;
+    const std::optional<std::int64_t>& limit = cap.maximum_volume_size ? cap.maximum_volume_size : cap.capacity;
+    if (!limit || *limit < c.request_storage) continue;
+    if (!cap.node_topology || !cap.node_topology->Matches(node.meta.labels)) continue;
+    *found = &cap;
+    return true;
   }
   return false;
 }
@@ -94,17 +120,61 @@ NodeVolumes FindPodVolumes(const ClaimsState& st, const framework::VolumeCache& 
       out.unbound_ok = false;
       return out;
     }
-    // Storage capacity (CSIDriver storageCapacity + CSIStorageCapacity objects) is not modelled: capacity is
-    // taken as sufficient.
-    out.provisions.push_back(c);
+    const CSIStorageCapacity* capacity = nullptr;
+    if (!HasEnoughCapacity(cache, *cls, *c, node, &capacity)) {
+      out.sufficient = false;
+      return out;
+    }
+    out.provisions.emplace_back(c, capacity);
   }
   return out;
 }
 
+// The Score of a node (volume_binding.go Score, scorer.go buildScorerFunction): per storage class the requested
+// storage against the capacity it goes to, through the shape, averaged over classes and rounded. A node where some
+// claim binds to an existing PV scores those PVs (requested claims against PV capacity, summed per class) and not its
+// provisions; otherwise the provisions with a known capacity (the CSIStorageCapacity's capacity, once per class).
+std::int64_t ScoreNode(const NodeVolumes& nv, const noderesources::BrokenLinearFunction& shape) {
+  struct ClassResource {
+    std::int64_t requested = 0, capacity = 0;
+  };
+  std::map<std::string, ClassResource> classes;
+  if (!nv.static_bindings.empty()) {
+    for (const auto& [c, pv] : nv.static_bindings) {
+      ClassResource& r = classes[pv->storage_class_name];
+      r.requested += c->request_storage;
+      r.capacity += pv->capacity_storage;
+    }
+  } else {
+    for (const auto& [c, cap] : nv.provisions) {
+      if (!cap) continue;
+      ClassResource& r = classes[c->ClassName()];
+      // A capacity object that only sets maximumVolumeSize has no capacity (upstream dereferences nil there).
+      r.capacity = cap->capacity.value_or(0);
+      r.requested += c->request_storage;
+    }
+  }
+  if (classes.empty()) return 0;
+  std::int64_t sum = 0;
+  for (const auto& [cls, r] : classes)
+    sum += noderesources::RequestedToCapacityRatioScore(shape, r.requested, r.capacity);
+  return std::llround(static_cast<double>(sum) / static_cast<double>(classes.size()));
+}
+
 class VolumeBinding final : public framework::PreFilterPlugin,
                             public framework::FilterPlugin,
+                            public framework::PreScorePlugin,
+                            public framework::ScorePlugin,
                             public framework::ReservePlugin {
  public:
+  VolumeBinding(const VolumeBindingArgs& args, const Features& features) {
+    // The scorer exists only with StorageCapacityScoring (beta, on from 1.37); its default shape prefers the node
+    // with the most room (defaults.go SetDefaults_VolumeBindingArgs: {0, 10}, {100, 0}).
+    if (features.Enabled(Feature::StorageCapacityScoring))
+      shape_.emplace(noderesources::BrokenLinearFunction::FromShape(
+          args.shape ? *args.shape : std::vector<UtilizationShapePoint>{{0, 10}, {100, 0}}));
+  }
+
   const char* Name() const override { return names::kVolumeBinding; }
   // PersistentVolume / PersistentVolumeClaim updates and Node/Add (volume_binding.go EventsToRegister).
   framework::ClusterEvents EventsToRegister() const override {
@@ -177,6 +247,19 @@ class VolumeBinding final : public framework::PreFilterPlugin,
     return Status(Code::UnschedulableAndUnresolvable, std::move(reasons));
   }
 
+  // Without a scorer every pod is skipped; with one, no pod is (a pod without claims scores 0 everywhere).
+  Status PreScore(framework::CycleState&, const framework::PodInfo&, const std::vector<const framework::NodeInfo*>&,
+                  const framework::Snapshot&) override {
+    return shape_ ? Status() : Status::Skip();
+  }
+
+  std::int64_t Score(const framework::CycleState& state, const framework::PodInfo&, const framework::NodeInfo& node,
+                     Status&) const override {
+    const auto* st = state.Read<ClaimsState>(prefilter_slot);
+    if (!shape_ || !st) return 0;
+    return ScoreNode(FindPodVolumes(*st, *st->cache, *node.node), *shape_);
+  }
+
   Status Reserve(framework::CycleState& state, const framework::PodInfo&, const framework::NodeInfo& node,
                  framework::Snapshot& snapshot) override {
     const auto* st = state.Read<ClaimsState>(prefilter_slot);
@@ -185,16 +268,19 @@ class VolumeBinding final : public framework::PreFilterPlugin,
     // AssumePodVolumes, then what the PV controller and the provisioner complete (volume_cache.h).
     NodeVolumes nv = FindPodVolumes(*st, cache, *node.node);
     for (const auto& [c, pv] : nv.static_bindings) cache.Bind(c->meta.namespace_, c->meta.name, pv->meta.name);
-    for (const PersistentVolumeClaim* c : nv.provisions)
+    for (const auto& [c, capacity] : nv.provisions)
       cache.Provision(c->meta.namespace_, c->meta.name, node.Name(), node.node->meta.labels);
     return {};
   }
+
+ private:
+  std::optional<noderesources::BrokenLinearFunction> shape_;
 };
 
 }  // namespace
 
-std::unique_ptr<framework::Plugin> NewVolumeBinding(const PluginArgs&, const Features&) {
-  return std::make_unique<VolumeBinding>();
+std::unique_ptr<framework::Plugin> NewVolumeBinding(const PluginArgs& args, const Features& features) {
+  return std::make_unique<VolumeBinding>(args.volume_binding, features);
 }
 
 }  // namespace kplace::plugins

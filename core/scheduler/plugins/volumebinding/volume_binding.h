@@ -1,8 +1,9 @@
 // VolumeBinding: a pod's PersistentVolumeClaims (and ephemeral volumes' claims) must be bound, or bindable on the
 // node: bound claims' PVs must allow the node, unbound WaitForFirstConsumer claims need an Available PV that fits
 // there or a StorageClass that can provision there (upstream plugins/volumebinding volume_binding.go, binder.go).
-// Reserve binds what it chose (framework/volume_cache.h). Its Score (StorageCapacityScoring, alpha and off through
-// 1.36) is not modelled.
+// Reserve binds what it chose (framework/volume_cache.h). Dynamic provisioning checks CSIStorageCapacity when the
+// driver publishes capacity (binder.go hasEnoughCapacity). Its Score (StorageCapacityScoring, beta and on from 1.37)
+// prefers the node with the most room for the pod's unbound claims (volume_binding.go Score, scorer.go).
 #pragma once
 
 #include <memory>
