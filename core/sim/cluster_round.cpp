@@ -99,6 +99,8 @@ bool Runner::Provision(ClusterRound& round) {
   // Launch: every NodeClaim becomes a Node, registers with its startupTaints, initialises (they are removed),
   // and DaemonSet pods are created for it.
   const std::size_t first_node = sc_.nodes.size();
+  // The CSI node plugins register the same drivers on each new Node (see LaunchedNodeCSINode).
+  const std::optional<CSINode> csi_node = LaunchedNodeCSINode(sc_);
   std::vector<LaunchedNodeClaim> launched;
   for (const auto& claim : k.claims) {
     LaunchedNodeClaim l;
@@ -110,6 +112,12 @@ bool Runner::Provision(ClusterRound& round) {
       if (np.meta.name == claim.node_pool) pool = &np;
     if (pool) l.startup_taints = pool->startup_taints;
     sc_.nodes.push_back(NodeForClaim(sc_, claim));
+    if (csi_node) {
+      CSINode mine = *csi_node;
+      mine.meta.name = claim.name;
+      for (auto& d : mine.drivers) d.node_id = claim.name;
+      volumes_->AddCSINode(std::move(mine));
+    }
     // The result reports the labels the Node registered with (the claim's plus kubelet's and Karpenter's).
     l.claim.labels.clear();
     for (auto [k, v] : sc_.nodes.back().meta.labels.entries()) l.claim.labels[Text(k)] = Text(v);

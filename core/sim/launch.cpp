@@ -1,6 +1,7 @@
 #include "core/sim/launch.h"
 
 #include <cstdio>
+#include <unordered_set>
 
 #include "core/scheduler/plugins/nodedeclaredfeatures/node_declared_features.h"
 
@@ -33,6 +34,27 @@ Node NodeForClaim(const Scenario& sc, const karpenter::ClaimOutcome& claim) {
     n.allocatable.Add(t.overhead, -1);
   }
   return n;
+}
+
+std::optional<CSINode> LaunchedNodeCSINode(const Scenario& sc) {
+  std::unordered_set<std::string> nodes;
+  for (const auto& n : sc.nodes) nodes.insert(n.meta.name);
+  std::vector<const CSINode*> all;  // the CSINodes of Nodes, in input order
+  for (const auto& c : sc.csi_nodes)
+    if (nodes.count(c.meta.name)) all.push_back(&c);
+  if (all.empty()) return std::nullopt;
+  CSINode out;
+  for (const auto& d : all.front()->drivers) {
+    bool everywhere = true;
+    for (const CSINode* c : all) everywhere = everywhere && c->Driver(d.name) != nullptr;
+    if (!everywhere) continue;
+    CSINodeDriver copy;
+    copy.name = d.name;
+    copy.topology_keys = d.topology_keys;
+    out.drivers.push_back(std::move(copy));
+  }
+  if (out.drivers.empty()) return std::nullopt;
+  return out;
 }
 
 std::string TaintsText(const std::vector<Taint>& taints) {

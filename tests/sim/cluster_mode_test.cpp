@@ -467,5 +467,52 @@ TEST(ClusterMode, KarpenterSeesClaimsKubeSchedulerBoundEarlier) {
             std::vector<std::string>{"topology.kubernetes.io/zone In [zone-a]"});
 }
 
+// A Node Karpenter launches registers the CSI drivers every Node of the cluster has (their node plugins are
+// DaemonSets): under 1.37's VolumeLimitScaling a driver whose CSIDriver sets preventPodSchedulingIfMissing only
+// admits pods on nodes whose CSINode lists it, and the launched Node does.
+TEST(ClusterMode, LaunchedNodesRegisterTheClustersCSIDrivers) {
+  Json csi_node = {{"apiVersion", "storage.k8s.io/v1"},
+                   {"kind", "CSINode"},
+                   {"metadata", {{"name", "node-a"}}},
+                   {"spec",
+                    {{"drivers", Json::array({{{"name", "ebs.csi.aws.com"},
+                                               {"nodeID", "i-a"},
+                                               {"allocatable", {{"count", 25}}},
+                                               {"topologyKeys", Json::array({"topology.kubernetes.io/zone"})}}})}}}};
+  Json driver = {{"apiVersion", "storage.k8s.io/v1"},
+                 {"kind", "CSIDriver"},
+                 {"metadata", {{"name", "ebs.csi.aws.com"}}},
+                 {"spec", {{"preventPodSchedulingIfMissing", true}}}};
+  Json gp3 = {{"apiVersion", "storage.k8s.io/v1"},
+              {"kind", "StorageClass"},
+              {"metadata", {{"name", "gp3"}}},
+              {"provisioner", "ebs.csi.aws.com"},
+              {"volumeBindingMode", "WaitForFirstConsumer"}};
+  Json claim = {{"apiVersion", "v1"},
+                {"kind", "PersistentVolumeClaim"},
+                {"metadata", {{"name", "data"}, {"namespace", "default"}}},
+                {"spec",
+                 {{"accessModes", Json::array({"ReadWriteOnce"})},
+                  {"storageClassName", "gp3"},
+                  {"resources", {{"requests", {{"storage", "1Gi"}}}}}}}};
+  Json volumes = {{"volumes", Json::array({{{"name", "data"}, {"persistentVolumeClaim", {{"claimName", "data"}}}}})}};
+  Json items = Json::array({Simulation(), NodeItem("node-a", "2", {{"topology.kubernetes.io/zone", "zone-a"}}),
+                            csi_node, driver, gp3, claim, NodePool("default"),
+                            InstanceType("big", "8", 0.2, {"zone-a"}), PodItem("db", "3", volumes)});
+  auto r = RunItems(items);
+  ASSERT_EQ(r.node_claims.size(), 1u);
+  const auto& db = PodOf(r, "default/db");
+  EXPECT_EQ(db.node, "default-0") << db.unschedulable;
+  ASSERT_EQ(db.volumes.size(), 1u);
+  EXPECT_TRUE(db.volumes[0].provisioned);
+  // A cluster whose Nodes have no CSINode gives the launched Node none either: VolumeLimitScaling keeps the pod off it.
+  items.erase(2);
+  auto without = RunItems(items);
+  const auto& pending = PodOf(without, "default/db");
+  EXPECT_EQ(pending.node, "");
+  EXPECT_NE(pending.unschedulable.find("ebs.csi.aws.com CSI driver is not installed on the node"), std::string::npos)
+      << pending.unschedulable;
+}
+
 }  // namespace
 }  // namespace kplace

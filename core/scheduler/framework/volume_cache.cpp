@@ -91,6 +91,12 @@ VolumeCache::VolumeCache(const Scenario& sc)
   generation_ = 0;
 }
 
+void VolumeCache::AddCSINode(CSINode node) {
+  added_csi_nodes_.push_back(std::move(node));
+  csi_nodes_[added_csi_nodes_.back().meta.name] = &added_csi_nodes_.back();
+  ++generation_;
+}
+
 void VolumeCache::Index() {
   claim_index_.clear();
   volume_index_.clear();

@@ -48,6 +48,9 @@ class VolumeCache {
   void Provision(const std::string& claim_ns, const std::string& claim_name, const std::string& node,
                  const Labels& node_labels);
 
+  // A CSINode registered during the run (a launched Node's); kept here, so it outlives the scenario's vectors.
+  void AddCSINode(CSINode node);
+
   // Whether Provision created the PV during this run.
   bool Provisioned(const std::string& pv_name) const { return provisioned_.count(pv_name) > 0; }
   // How many times Bind/Provision changed something (for caches keyed on the state).
@@ -63,6 +66,7 @@ class VolumeCache {
   std::unordered_map<std::string, std::size_t> volume_index_;
   std::unordered_map<std::string, const StorageClass*> classes_;
   std::unordered_map<std::string, const CSINode*> csi_nodes_;
+  std::deque<CSINode> added_csi_nodes_;
   std::unordered_map<std::string, const CSIDriver*> drivers_;
   const std::vector<CSIStorageCapacity>* capacities_ = &kNoCapacities;
   static inline const std::vector<CSIStorageCapacity> kNoCapacities;
