@@ -81,6 +81,17 @@ struct EventRows {
   std::string Render() const { return rows.size() > 1 ? "\nNodePool events:\n" + Table(rows) : ""; }
 };
 
+// One claim as the attempt saw it: "claim data-db-2: Bound to pv-db-2 (gp3, WaitForFirstConsumer); PV node
+// affinity Term 0: topology.kubernetes.io/zone in [us-east-1c]".
+std::string ClaimLine(const ClaimRecord& r) {
+  std::string out = "claim " + r.claim + ": " + r.status;
+  if (!r.volume.empty()) out += (r.status == "Bound" ? " to " : ", volumeName ") + r.volume;
+  if (!r.storage_class.empty())
+    out += " (" + r.storage_class + (r.binding_mode.empty() ? "" : ", " + r.binding_mode) + ")";
+  if (!r.volume_node_affinity.empty()) out += "; PV node affinity " + r.volume_node_affinity;
+  return out;
+}
+
 }  // namespace
 
 std::string RenderTable(const sim::SimResult& result) {
@@ -162,6 +173,7 @@ std::string RenderExplanation(const sim::PodResult& pod, const sim::SimResult& r
            (v.provisioned ? " (provisioned on " + pod.node + ")" : "") + "\n";
   for (const auto& c : pod.explanations) {
     out += "\nAttempt " + std::to_string(c.attempt) + " of " + std::to_string(pod.attempts.size()) + "\n";
+    for (const auto& r : c.claims) out += "  " + ClaimLine(r) + "\n";
     if (!c.prefilter_message.empty()) {
       out += "  PreFilter rejected the pod (" + c.prefilter_plugin + "): " + c.prefilter_message + "\n";
     }

@@ -198,6 +198,15 @@ void PreemptionSection(const PreemptionRecord& p) {
 }
 
 void Attempt(const CycleExplanation& c, const Context& ctx) {
+  // The pod's claims as this attempt saw them: bound (to which PV, and where that PV may attach) or waiting.
+  for (const auto& r : c.claims) {
+    std::string text = "Claim " + r.claim + ": " + r.status;
+    if (!r.volume.empty()) text += (r.status == "Bound" ? " to PersistentVolume " : ", volumeName ") + r.volume;
+    if (!r.storage_class.empty())
+      text += " (StorageClass " + r.storage_class + (r.binding_mode.empty() ? "" : ", " + r.binding_mode) + ")";
+    if (!r.volume_node_affinity.empty()) text += "; the volume's node affinity: " + r.volume_node_affinity;
+    Wrapped(r.status == "Bound" || r.status == "Pending" ? colors::kTextDim : colors::kWarn, text);
+  }
   if (!c.prefilter_message.empty())
     Wrapped(colors::kError, "PreFilter rejected the pod (" + c.prefilter_plugin + "): " + c.prefilter_message);
   if (!c.nominated_node.empty())

@@ -401,6 +401,18 @@ Json CycleToJson(const CycleExplanation& c) {
   j["numNodesToFind"] = c.num_nodes_to_find;
   if (!c.prefilter_plugin.empty() || !c.prefilter_message.empty())
     j["preFilter"] = {{"plugin", c.prefilter_plugin}, {"message", c.prefilter_message}};
+  if (!c.claims.empty()) {
+    Json claims = Json::array();
+    for (const auto& r : c.claims) {
+      Json e = {{"claim", r.claim}, {"status", r.status}};
+      if (!r.storage_class.empty()) e["storageClass"] = r.storage_class;
+      if (!r.binding_mode.empty()) e["volumeBindingMode"] = r.binding_mode;
+      if (!r.volume.empty()) e["volume"] = r.volume;
+      if (!r.volume_node_affinity.empty()) e["volumeNodeAffinity"] = r.volume_node_affinity;
+      claims.push_back(std::move(e));
+    }
+    j["claims"] = std::move(claims);
+  }
   if (!c.nominated_node.empty()) j["nominatedNode"] = {{"node", c.nominated_node}, {"fit", c.nominated_node_fit}};
   Json nodes = Json::array();
   for (const auto& n : c.nodes) {

@@ -50,13 +50,29 @@ struct PreemptionRecord {
   std::string message;                                // PostFilter message ("" on success)
 };
 
+// One claim the pod mounts, as the scheduling cycle found it (what `kubectl describe pvc/pv` would show of it).
+struct ClaimRecord {
+  std::string claim;          // its name (the pod's namespace)
+  std::string status;         // "Bound", "Pending", "Lost", "being deleted", "not found"
+  std::string storage_class;  // "" when none
+  std::string binding_mode;   // the class's volumeBindingMode; "" without a class, "class not found" when missing
+  std::string volume;         // the PersistentVolume it is bound (or pre-bound) to
+  // The PV's required node affinity as kubectl describe prints it: "Term 0: topology.kubernetes.io/zone in
+  // [us-east-1c]" (terms joined by "; ").
+  std::string volume_node_affinity;
+};
+
+// The pod's claims as a cycle sees them (an empty list for a pod without claims).
+std::vector<ClaimRecord> DescribeClaims(const Pod& pod, const framework::VolumeCache& volumes);
+
 // One scheduling attempt (cycle) of one pod.
 struct CycleExplanation {
   int attempt = 0;
   std::vector<std::string> filter_plugins;  // in the order they ran
   std::string prefilter_plugin;             // set when PreFilter rejected the pod
   std::string prefilter_message;
-  std::string nominated_node;  // status.nominatedNodeName evaluated first, if any
+  std::vector<ClaimRecord> claims;  // the pod's claims when the cycle started
+  std::string nominated_node;       // status.nominatedNodeName evaluated first, if any
   bool nominated_node_fit = false;
   std::vector<NodeFilterRecord> nodes;  // in evaluation order; nodes never evaluated are absent
   std::size_t num_all_nodes = 0;

@@ -88,6 +88,7 @@ CycleOutcome Scheduler::Cycle(std::size_t pod_index, int attempt, CycleExplanati
     explain->attempt = attempt;
     explain->num_all_nodes = nodes.size();
     for (const auto* p : fw_->filter()) explain->filter_plugins.push_back(p->Name());
+    if (snapshot.volumes && !pod.pod->volumes.empty()) explain->claims = DescribeClaims(*pod.pod, *snapshot.volumes);
   }
   if (nodes.empty()) {
     out.message = "no nodes available to schedule pods";

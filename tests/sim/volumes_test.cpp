@@ -2,11 +2,13 @@
 // the start, VolumeBinding's verdicts, and Reserve binding claims so that the next pod sees them taken.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "core/io/scenario_parser.h"
 #include "core/sim/simulation.h"
 #include "tests/testing/items.h"
+#include "tests/testing/table.h"
 
 namespace kplace {
 namespace {
@@ -271,6 +273,32 @@ TEST(Volumes, StorageCapacityItems) {
   Json bad = cap;
   bad["capacity"] = "-1Gi";
   EXPECT_EQ(error(bad), "items[0] (CSIStorageCapacity kube-system/c): capacity: must be greater than or equal to 0");
+}
+
+// Each explained attempt records the pod's claims as the cycle found them: bound (the PV and where it may attach),
+// waiting for its first consumer, or missing.
+TEST(Volumes, ExplanationsRecordTheClaims) {
+  sim::RunOptions opts;
+  opts.explain = {"default/db-2", "default/search"};
+  const Scenario sc =
+      io::ParseScenario(testing::ReadFile(std::string(KPLACE_SOURCE_DIR) + "/presets/karpenter-volume-zone.json"));
+  const sim::SimResult r = sim::Run(sc, opts);
+  std::map<std::string, const sim::PodResult*> by;
+  for (const auto& p : r.pods) by[p.key] = &p;
+  ASSERT_FALSE(by.at("default/db-2")->explanations.empty());
+  const auto& db = by.at("default/db-2")->explanations.front().claims;
+  ASSERT_EQ(db.size(), 1u);
+  EXPECT_EQ(db[0].claim, "data-db-2");
+  EXPECT_EQ(db[0].status, "Bound");
+  EXPECT_EQ(db[0].volume, "pv-db-2");
+  EXPECT_EQ(db[0].storage_class, "gp3");
+  EXPECT_EQ(db[0].binding_mode, "WaitForFirstConsumer");
+  EXPECT_EQ(db[0].volume_node_affinity, "Term 0: topology.kubernetes.io/zone in [us-east-1c]");
+  const auto& search = by.at("default/search")->explanations.front().claims;
+  ASSERT_EQ(search.size(), 1u);
+  EXPECT_EQ(search[0].status, "Pending");
+  EXPECT_EQ(search[0].volume, "");
+  EXPECT_EQ(search[0].storage_class, "io2-1b");
 }
 
 }  // namespace
