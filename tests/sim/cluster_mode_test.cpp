@@ -426,6 +426,30 @@ TEST(ClusterMode, OtherSchedulersNominationsReserveNothing) {
   EXPECT_EQ(PodOf(r, "default/other").other_scheduler, "volcano");
 }
 
+// Storage for the volume tests below: the class gp3 (ebs.csi.aws.com, WaitForFirstConsumer), a 1Gi claim of it, and
+// the pod spec field that mounts a claim.
+Json Gp3Class() {
+  return {{"apiVersion", "storage.k8s.io/v1"},
+          {"kind", "StorageClass"},
+          {"metadata", {{"name", "gp3"}}},
+          {"provisioner", "ebs.csi.aws.com"},
+          {"volumeBindingMode", "WaitForFirstConsumer"}};
+}
+
+Json Gp3Claim(const std::string& name) {
+  return {{"apiVersion", "v1"},
+          {"kind", "PersistentVolumeClaim"},
+          {"metadata", {{"name", name}, {"namespace", "default"}}},
+          {"spec",
+           {{"accessModes", Json::array({"ReadWriteOnce"})},
+            {"storageClassName", "gp3"},
+            {"resources", {{"requests", {{"storage", "1Gi"}}}}}}}};
+}
+
+Json MountsClaim(const std::string& name) {
+  return {{"volumes", Json::array({{{"name", "data"}, {"persistentVolumeClaim", {{"claimName", name}}}}})}};
+}
+
 // Claims carry over from kube-scheduler's round to Karpenter's: a WaitForFirstConsumer claim provisioned for the pod
 // kube-scheduler bound in round 1 is a PersistentVolume in that node's zone, so Karpenter launches the pod sharing it
 // there, not in the cheaper zone it would pick for an unbound claim of a class without allowedTopologies.
@@ -439,19 +463,9 @@ TEST(ClusterMode, KarpenterSeesClaimsKubeSchedulerBoundEarlier) {
                     {{"drivers", Json::array({{{"name", "ebs.csi.aws.com"},
                                                {"nodeID", "i-a"},
                                                {"topologyKeys", Json::array({"topology.kubernetes.io/zone"})}}})}}}};
-  Json gp3 = {{"apiVersion", "storage.k8s.io/v1"},
-              {"kind", "StorageClass"},
-              {"metadata", {{"name", "gp3"}}},
-              {"provisioner", "ebs.csi.aws.com"},
-              {"volumeBindingMode", "WaitForFirstConsumer"}};
-  Json claim = {{"apiVersion", "v1"},
-                {"kind", "PersistentVolumeClaim"},
-                {"metadata", {{"name", "shared"}, {"namespace", "default"}}},
-                {"spec",
-                 {{"accessModes", Json::array({"ReadWriteOnce"})},
-                  {"storageClassName", "gp3"},
-                  {"resources", {{"requests", {{"storage", "1Gi"}}}}}}}};
-  Json volumes = {{"volumes", Json::array({{{"name", "data"}, {"persistentVolumeClaim", {{"claimName", "shared"}}}}})}};
+  Json gp3 = Gp3Class();
+  Json claim = Gp3Claim("shared");
+  Json volumes = MountsClaim("shared");
   Json items = Json::array({Simulation(), NodeItem("node-a", "2", {{"topology.kubernetes.io/zone", "zone-a"}}),
                             csi_node, gp3, claim, NodePool("default"), zonal, PodItem("writer", "500m", volumes),
                             PodItem("reader", "3", volumes)});
@@ -483,19 +497,9 @@ TEST(ClusterMode, LaunchedNodesRegisterTheClustersCSIDrivers) {
                  {"kind", "CSIDriver"},
                  {"metadata", {{"name", "ebs.csi.aws.com"}}},
                  {"spec", {{"preventPodSchedulingIfMissing", true}}}};
-  Json gp3 = {{"apiVersion", "storage.k8s.io/v1"},
-              {"kind", "StorageClass"},
-              {"metadata", {{"name", "gp3"}}},
-              {"provisioner", "ebs.csi.aws.com"},
-              {"volumeBindingMode", "WaitForFirstConsumer"}};
-  Json claim = {{"apiVersion", "v1"},
-                {"kind", "PersistentVolumeClaim"},
-                {"metadata", {{"name", "data"}, {"namespace", "default"}}},
-                {"spec",
-                 {{"accessModes", Json::array({"ReadWriteOnce"})},
-                  {"storageClassName", "gp3"},
-                  {"resources", {{"requests", {{"storage", "1Gi"}}}}}}}};
-  Json volumes = {{"volumes", Json::array({{{"name", "data"}, {"persistentVolumeClaim", {{"claimName", "data"}}}}})}};
+  Json gp3 = Gp3Class();
+  Json claim = Gp3Claim("data");
+  Json volumes = MountsClaim("data");
   Json items = Json::array({Simulation(), NodeItem("node-a", "2", {{"topology.kubernetes.io/zone", "zone-a"}}),
                             csi_node, driver, gp3, claim, NodePool("default"),
                             InstanceType("big", "8", 0.2, {"zone-a"}), PodItem("db", "3", volumes)});

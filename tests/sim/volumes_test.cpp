@@ -171,16 +171,19 @@ TEST(Volumes, EphemeralClaimsAreCreatedMissingOnesCounted) {
             "0/1 nodes are available: persistentvolumeclaim \"gone\" not found. not found");
 }
 
+// The parser's error for a list of the one item, or "no error".
+std::string ParseError(const Json& item) {
+  try {
+    io::ParseScenarioJson(Json{{"kind", "List"}, {"items", {item}}});
+  } catch (const InputError& e) {
+    return std::string(e.what());
+  }
+  return std::string("no error");
+}
+
 // Bad storage objects get the API server's words, naming the item and path.
 TEST(Volumes, BadStorageObjectsNameTheField) {
-  auto error = [](Json item) {
-    try {
-      io::ParseScenarioJson(Json{{"kind", "List"}, {"items", {item}}});
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  const auto error = ParseError;
   Json no_modes = Claim("c", "x");
   no_modes["spec"].erase("accessModes");
   EXPECT_EQ(error(no_modes),
@@ -252,14 +255,7 @@ TEST(Volumes, VolumeBindingShapeNeedsStorageCapacityScoring) {
 
 // CSIStorageCapacity items are read with the API server's checks.
 TEST(Volumes, StorageCapacityItems) {
-  auto error = [](Json item) {
-    try {
-      io::ParseScenarioJson(Json{{"kind", "List"}, {"items", {item}}});
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  const auto error = ParseError;
   Json cap = {{"apiVersion", "storage.k8s.io/v1"},
               {"kind", "CSIStorageCapacity"},
               {"metadata", {{"name", "c"}, {"namespace", "kube-system"}}},
