@@ -20,6 +20,8 @@ inline constexpr std::int64_t kMaxNodes = 50000;
 // core/v1 (parse_core_v1.cpp)
 // "Pod default/web", "Node n1", "object" when the kind is unknown: how errors name an item.
 std::string Describe(const std::string& kind, const std::string& ns, const std::string& name);
+// RFC 3339 (metav1.Time): 2024-01-02T03:04:05Z, optional fraction, Z or +hh:mm. Returns unix seconds.
+std::optional<std::int64_t> ParseRfc3339(const std::string& s);
 ObjectMeta ParseMeta(const Json& obj, const Reader& r, bool namespaced, bool name_required);
 std::vector<Taint> ParseTaints(const Json* arr, const Reader& r);
 // lazy: see Reader::AsNodeSelectorTerm.

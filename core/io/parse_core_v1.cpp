@@ -10,11 +10,8 @@
 
 namespace kplace::io {
 
-namespace {
-
 // ---- time -------------------------------------------------------------------------------------------------
 
-// RFC 3339 (metav1.Time): 2024-01-02T03:04:05Z, optional fraction, Z or +hh:mm. Returns unix seconds.
 std::optional<std::int64_t> ParseRfc3339(const std::string& s) {
   // Fixed-width digits (sscanf alone would take signs and blanks).
   if (s.size() < 20) return std::nullopt;
@@ -61,8 +58,6 @@ std::optional<std::int64_t> ParseRfc3339(const std::string& s) {
   const std::int64_t days = era * 146097 + doe - 719468;
   return days * 86400 + h * 3600 + mi * 60 + sec - offset;
 }
-
-}  // namespace
 
 std::string Describe(const std::string& kind, const std::string& ns, const std::string& name) {
   std::string out = kind.empty() ? "object" : kind;

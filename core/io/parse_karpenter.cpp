@@ -1,7 +1,11 @@
 // Karpenter's NodePool (karpenter.sh/v1) and kplace's InstanceType items.
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "core/io/object_parsers.h"
 
@@ -50,6 +54,192 @@ void ParseLimits(const Json& lim, const Reader& rl, NodePool& np) {
   for (const auto& n : names) np.limit_keys.push_back(Intern(n));
 }
 
+// The API server's message for a string that fails its CRD pattern (kube-openapi patternFail).
+[[noreturn]] void FailPattern(const Reader& at, const std::string& value, const char* pattern) {
+  at.Fail("Invalid value: " + GoQuote(value) + ": " + at.path() + " in body should match '" + pattern + "'");
+}
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+// A duration of one or more <digits><unit> parts (units from `units`), as time.ParseDuration reads the strings
+// Karpenter's patterns admit: the sum in seconds, nullopt when it does not have that shape or overflows int64
+// nanoseconds as Go's Duration does.
+std::optional<std::int64_t> ParseUnitDuration(std::string_view s, std::string_view units) {
+  if (s.empty()) return std::nullopt;
+  constexpr std::int64_t kMaxSeconds = INT64_MAX / 1000000000;
+  std::int64_t total = 0;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    std::size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    if (i == start || i == s.size() || units.find(s[i]) == std::string_view::npos) return std::nullopt;
+    const std::int64_t scale = s[i] == 'h' ? 3600 : s[i] == 'm' ? 60 : 1;
+    std::int64_t n = 0;
+    for (std::size_t k = start; k < i; ++k) {
+      if (n > (kMaxSeconds - (s[k] - '0')) / 10) return std::nullopt;
+      n = n * 10 + (s[k] - '0');
+    }
+    if (n > (kMaxSeconds - total) / scale) return std::nullopt;
+    total += n * scale;
+    ++i;
+  }
+  return total;
+}
+
+// Whether s is one or more <digits><unit> parts.
+bool UnitShaped(std::string_view s, std::string_view units) {
+  if (s.empty()) return false;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    std::size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    if (i == start || i == s.size() || units.find(s[i]) == std::string_view::npos) return false;
+    ++i;
+  }
+  return true;
+}
+
+// consolidateAfter / expireAfter (NillableDuration): `^(([0-9]+(s|m|h))+|Never)$`; Never is nullopt.
+std::optional<std::int64_t> ParseNillableDuration(const Reader& at, const std::string& v) {
+  if (v == "Never") return std::nullopt;
+  if (!UnitShaped(v, "smh")) FailPattern(at, v, "^(([0-9]+(s|m|h))+|Never)$");
+  auto d = ParseUnitDuration(v, "smh");
+  if (!d) at.Fail("Invalid value: " + GoQuote(v) + ": time: invalid duration " + GoQuote(v));
+  return d;
+}
+
+// A budget's duration: `^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$` (what Duration.String() prints, and shorter).
+std::int64_t ParseBudgetDuration(const Reader& at, const std::string& v) {
+  static constexpr const char* kPattern = "^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$";
+  std::string_view body = v;
+  if (body.size() > 2 && body.substr(body.size() - 2) == "0s") body.remove_suffix(2);
+  // One or two parts, h then m, without a trailing seconds part.
+  std::size_t h = body.find('h');
+  bool shaped = false;
+  if (h == std::string_view::npos)
+    shaped = body.size() > 1 && body.back() == 'm' && AllDigits(body.substr(0, body.size() - 1));
+  else if (h + 1 == body.size())
+    shaped = AllDigits(body.substr(0, h));
+  else
+    shaped = AllDigits(body.substr(0, h)) && body.back() == 'm' && AllDigits(body.substr(h + 1, body.size() - h - 2));
+  if (!shaped) FailPattern(at, v, kPattern);
+  auto d = ParseUnitDuration(v, "hms");
+  if (!d) at.Fail("Invalid value: " + GoQuote(v) + ": time: invalid duration " + GoQuote(v));
+  return *d;
+}
+
+// The schedule pattern `^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\s(.+)\s(.+)\s(.+)\s(.+))$`:
+// its anchors bind to the alternatives, so it accepts any text starting with a descriptor, or ending in five
+// non-empty pieces separated by single whitespace characters (pieces may themselves hold whitespace).
+bool ScheduleMatchesPattern(const std::string& v) {
+  for (const char* d : {"@annually", "@yearly", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"})
+    if (v.rfind(d, 0) == 0) return true;
+  // The text must end in five pieces of `.` (any character but a newline) joined by four `\s` (RE2: [\t\n\f\r ]).
+  // From the end, each separator is the rightmost whitespace that leaves its piece non-empty and newline-free and
+  // the piece before it ending in a character other than a newline (taking it as far right as possible never hurts).
+  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; };
+  std::size_t end = v.size();  // the current piece ends before `end`
+  for (int separators = 0; separators < 4; ++separators) {
+    if (end == 0 || v[end - 1] == '\n') return false;
+    std::size_t j = end - 1;
+    bool found = false;
+    while (j > 0) {
+      --j;
+      if (is_space(v[j]) && j >= 1 && v[j - 1] != '\n') {
+        found = true;
+        break;
+      }
+      if (v[j] == '\n') return false;
+    }
+    if (!found) return false;
+    end = j;
+  }
+  return true;
+}
+
+const std::vector<std::string> kDisruptionReasons = {"Underutilized", "Empty", "Drifted"};
+
+DisruptionBudget ParseBudget(const Json& e, const Reader& rb) {
+  rb.ExpectObject(e);
+  DisruptionBudget b;
+  if (auto nodes = rb.String(e, "nodes")) {
+    b.nodes = *nodes;
+    // ^((100|[0-9]{1,2})%|[0-9]+)$
+    std::string_view n = b.nodes;
+    bool ok = AllDigits(n);
+    if (!ok && n.size() >= 2 && n.back() == '%') {
+      std::string_view p = n.substr(0, n.size() - 1);
+      ok = p == "100" || (AllDigits(p) && p.size() <= 2);
+    }
+    if (!ok) FailPattern(rb.Field("nodes"), b.nodes, "^((100|[0-9]{1,2})%|[0-9]+)$");
+  }
+  if (const Json* reasons = rb.Array(e, "reasons")) {
+    Reader rr = rb.Field("reasons");
+    if (reasons->size() > 50)
+      rr.Fail("Too many: " + std::to_string(reasons->size()) + ": must have at most 50 items");
+    b.reasons.emplace();
+    for (std::size_t i = 0; i < reasons->size(); ++i) {
+      std::string r = rr.Index(i).AsString((*reasons)[i]);
+      if (std::find(kDisruptionReasons.begin(), kDisruptionReasons.end(), r) == kDisruptionReasons.end())
+        rr.Index(i).Fail("Unsupported value: " + GoQuote(r) +
+                         ": supported values: \"Underutilized\", \"Empty\", \"Drifted\"");
+      if (std::find(b.reasons->begin(), b.reasons->end(), r) != b.reasons->end())
+        rr.Index(i).Fail("Duplicate value: " + GoQuote(r));
+      b.reasons->push_back(std::move(r));
+    }
+  }
+  if (auto schedule = rb.String(e, "schedule")) {
+    if (!ScheduleMatchesPattern(*schedule))
+      FailPattern(rb.Field("schedule"), *schedule,
+                  "^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)\\s(.+)\\s(.+)\\s(.+)\\s(.+))$");
+    b.schedule = *schedule;
+  }
+  if (auto duration = rb.String(e, "duration")) {
+    b.duration = ParseBudgetDuration(rb.Field("duration"), *duration);
+    b.duration_text = *duration;
+  }
+  return b;
+}
+
+// spec.disruption (defaults as the CRD's: the stanza {consolidateAfter: 0s} when absent; consolidationPolicy
+// WhenEmptyOrUnderutilized; budgets [{nodes: 10%}] when absent, an explicit [] stays empty).
+NodePoolDisruption ParseDisruption(const Json* d, const Reader& rd) {
+  NodePoolDisruption out;
+  if (!d) return out;
+  auto after = rd.String(*d, "consolidateAfter");
+  if (!after) rd.Field("consolidateAfter").Fail("Required value");
+  out.consolidate_after = ParseNillableDuration(rd.Field("consolidateAfter"), *after);
+  out.consolidate_after_text = *after;
+  if (auto policy = rd.String(*d, "consolidationPolicy")) {
+    if (*policy == "WhenEmpty")
+      out.consolidation_policy = ConsolidationPolicy::WhenEmpty;
+    else if (*policy == "WhenEmptyOrUnderutilized")
+      out.consolidation_policy = ConsolidationPolicy::WhenEmptyOrUnderutilized;
+    else if (*policy == "Balanced")
+      out.consolidation_policy = ConsolidationPolicy::Balanced;
+    else
+      rd.Field("consolidationPolicy")
+          .Fail("Unsupported value: " + GoQuote(*policy) +
+                ": supported values: \"WhenEmpty\", \"WhenEmptyOrUnderutilized\", \"Balanced\"");
+  }
+  if (const Json* budgets = rd.Array(*d, "budgets")) {
+    Reader rb = rd.Field("budgets");
+    if (budgets->size() > 50)
+      rb.Fail("Too many: " + std::to_string(budgets->size()) + ": must have at most 50 items");
+    out.budgets.clear();
+    for (std::size_t i = 0; i < budgets->size(); ++i) out.budgets.push_back(ParseBudget((*budgets)[i], rb.Index(i)));
+    for (const auto& b : out.budgets)
+      if (b.schedule.has_value() != b.duration.has_value())
+        rb.Fail("Invalid value: 'schedule' must be set with 'duration'");
+  }
+  return out;
+}
+
 }  // namespace
 
 NodePool ParseNodePool(const Json& v, const Reader& r) {
@@ -73,6 +263,13 @@ NodePool ParseNodePool(const Json& v, const Reader& r) {
   np.startup_taints = ParseTaints(ts.Array(*tspec, "startupTaints"), ts.Field("startupTaints"));
   if (const Json* reqs = ts.Array(*tspec, "requirements"))
     np.requirements = ParseNodePoolRequirements(*reqs, ts.Field("requirements"));
+  if (auto grace = ts.String(*tspec, "terminationGracePeriod"))
+    if (!UnitShaped(*grace, "smh")) FailPattern(ts.Field("terminationGracePeriod"), *grace, "^([0-9]+(s|m|h))+$");
+  if (auto expire = ts.String(*tspec, "expireAfter")) {
+    np.expire_after = ParseNillableDuration(ts.Field("expireAfter"), *expire);
+    np.expire_after_text = *expire;
+  }
+  np.disruption = ParseDisruption(s.Object(*spec, "disruption"), s.Field("disruption"));
   return np;
 }
 

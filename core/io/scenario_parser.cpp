@@ -37,6 +37,11 @@ Simulation ParseSimulation(const Json& v, const Reader& r) {
   }
   if (auto v2 = s.String(*spec, "kubernetesVersion"))
     sim.kubernetes_minor = ParseKubernetesVersion(*v2, s.Field("kubernetesVersion"));
+  if (auto now = s.String(*spec, "now")) {
+    sim.now = ParseRfc3339(*now);
+    if (!sim.now) s.Field("now").Fail("\"" + *now + "\" is not an RFC 3339 time");
+    sim.now_text = *now;
+  }
   return sim;
 }
 

@@ -213,8 +213,30 @@ struct NodeSelectorRequirementWithMinValues {
   std::optional<std::int32_t> min_values;
 };
 
+// spec.disruption of a NodePool (karpenter.sh/v1 Disruption, Budget), as the API server stores it after defaulting.
+enum class ConsolidationPolicy { WhenEmpty, WhenEmptyOrUnderutilized, Balanced };
+
+struct DisruptionBudget {
+  std::string nodes = "10%";  // an integer or a percentage of the NodePool's nodes
+  // The reasons it applies to: absent = every reason; an empty list (given as []) applies to none.
+  std::optional<std::vector<std::string>> reasons;
+  std::optional<std::string> schedule;         // cron, evaluated in UTC
+  std::optional<std::int64_t> duration;        // seconds; set exactly when schedule is
+  std::string duration_text;                   // as given
+};
+
+struct NodePoolDisruption {
+  ConsolidationPolicy consolidation_policy = ConsolidationPolicy::WhenEmptyOrUnderutilized;
+  std::optional<std::int64_t> consolidate_after = 0;  // seconds; nullopt = Never (consolidation off)
+  std::string consolidate_after_text = "0s";
+  std::vector<DisruptionBudget> budgets = {DisruptionBudget{}};  // default [{nodes: 10%}]
+};
+
 struct NodePool {
   ObjectMeta meta;
+  NodePoolDisruption disruption;
+  std::optional<std::int64_t> expire_after = 720 * 3600;  // spec.template.spec.expireAfter, seconds; nullopt = Never
+  std::string expire_after_text = "720h";
   Labels template_labels;
   std::vector<NodeSelectorRequirementWithMinValues> requirements;
   std::vector<Taint> taints;
