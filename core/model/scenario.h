@@ -19,8 +19,8 @@ struct Simulation {
   Mode mode = Mode::Cluster;
   std::uint64_t seed = 0;
   int kubernetes_minor = kDefaultMinor;  // one of kReleases
-  // spec.now (RFC 3339): the time Karpenter's disruption controller evaluates the cluster at (consolidateAfter,
-  // expireAfter, budget schedules). Absent: the latest time the input states (see sim::DisruptionNow).
+  // spec.now (RFC 3339), unix seconds: the time Karpenter's disruption controller evaluates the cluster at
+  // (budget schedules; consolidateAfter, expireAfter).
   std::optional<std::int64_t> now;
   std::string now_text;
 };
