@@ -180,8 +180,7 @@ DisruptionBudget ParseBudget(const Json& e, const Reader& rb) {
   }
   if (const Json* reasons = rb.Array(e, "reasons")) {
     Reader rr = rb.Field("reasons");
-    if (reasons->size() > 50)
-      rr.Fail("Too many: " + std::to_string(reasons->size()) + ": must have at most 50 items");
+    if (reasons->size() > 50) rr.Fail("Too many: " + std::to_string(reasons->size()) + ": must have at most 50 items");
     b.reasons.emplace();
     for (std::size_t i = 0; i < reasons->size(); ++i) {
       std::string r = rr.Index(i).AsString((*reasons)[i]);
@@ -229,8 +228,7 @@ NodePoolDisruption ParseDisruption(const Json* d, const Reader& rd) {
   }
   if (const Json* budgets = rd.Array(*d, "budgets")) {
     Reader rb = rd.Field("budgets");
-    if (budgets->size() > 50)
-      rb.Fail("Too many: " + std::to_string(budgets->size()) + ": must have at most 50 items");
+    if (budgets->size() > 50) rb.Fail("Too many: " + std::to_string(budgets->size()) + ": must have at most 50 items");
     out.budgets.clear();
     for (std::size_t i = 0; i < budgets->size(); ++i) out.budgets.push_back(ParseBudget((*budgets)[i], rb.Index(i)));
     for (const auto& b : out.budgets)

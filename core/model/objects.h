@@ -220,9 +220,9 @@ struct DisruptionBudget {
   std::string nodes = "10%";  // an integer or a percentage of the NodePool's nodes
   // The reasons it applies to: absent = every reason; an empty list (given as []) applies to none.
   std::optional<std::vector<std::string>> reasons;
-  std::optional<std::string> schedule;         // cron, evaluated in UTC
-  std::optional<std::int64_t> duration;        // seconds; set exactly when schedule is
-  std::string duration_text;                   // as given
+  std::optional<std::string> schedule;   // cron, evaluated in UTC
+  std::optional<std::int64_t> duration;  // seconds; set exactly when schedule is
+  std::string duration_text;             // as given
 };
 
 struct NodePoolDisruption {

@@ -1,13 +1,12 @@
 // NodePool disruption budgets (core/karpenter/disruption/budgets.*, cron.*) and the parsing of spec.disruption:
 // tests/data/disruption/budgets.json, upstream's budget, CEL-validation and defaulting cases plus kplace's.
-#include "core/karpenter/disruption/budgets.h"
-
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/io/scenario_parser.h"
+#include "core/karpenter/disruption/budgets.h"
 #include "core/karpenter/disruption/cron.h"
 #include "core/model/input_error.h"
 #include "tests/testing/table.h"

@@ -158,8 +158,8 @@ bool Range(std::string_view expr, const Bounds& b, std::uint64_t& bits, std::str
     return false;
   }
   if (end > b.max) {
-    err = "end of range (" + std::to_string(end) + ") above maximum (" + std::to_string(b.max) + "): " +
-          std::string(expr);
+    err = "end of range (" + std::to_string(end) + ") above maximum (" + std::to_string(b.max) +
+          "): " + std::string(expr);
     return false;
   }
   if (start > end) {
@@ -229,12 +229,18 @@ bool GoDuration(std::string_view s, std::int64_t& seconds, std::string& err) {
       return false;
     }
     long double scale = 0;
-    if (unit == "ns") scale = 1e-9L;
-    else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs") scale = 1e-6L;
-    else if (unit == "ms") scale = 1e-3L;
-    else if (unit == "s") scale = 1;
-    else if (unit == "m") scale = 60;
-    else if (unit == "h") scale = 3600;
+    if (unit == "ns")
+      scale = 1e-9L;
+    else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs")
+      scale = 1e-6L;
+    else if (unit == "ms")
+      scale = 1e-3L;
+    else if (unit == "s")
+      scale = 1;
+    else if (unit == "m")
+      scale = 60;
+    else if (unit == "h")
+      scale = 3600;
     else {
       err = "time: unknown unit \"" + unit + "\" in duration " + quoted;
       return false;
