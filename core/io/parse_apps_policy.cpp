@@ -74,6 +74,13 @@ PodDisruptionBudget ParsePdb(const Json& v, const Reader& r) {
     pdb.min_available = ParseIntOrPercent(*spec, "minAvailable", s);
     pdb.max_unavailable = ParseIntOrPercent(*spec, "maxUnavailable", s);
     if (pdb.min_available && pdb.max_unavailable) s.Fail("minAvailable and maxUnavailable cannot be both set");
+    if (auto policy = s.String(*spec, "unhealthyPodEvictionPolicy")) {
+      if (*policy != "IfHealthyBudget" && *policy != "AlwaysAllow")
+        s.Field("unhealthyPodEvictionPolicy")
+            .Fail("Unsupported value: " + GoQuote(*policy) +
+                  ": supported values: \"AlwaysAllow\", \"IfHealthyBudget\"");
+      pdb.always_allow_unhealthy = *policy == "AlwaysAllow";
+    }
   }
   if (const Json* status = r.Object(v, "status")) {
     Reader st = r.Field("status");

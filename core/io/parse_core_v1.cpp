@@ -99,6 +99,10 @@ ObjectMeta ParseMeta(const Json& obj, const Reader& r, bool namespaced, bool nam
     m.deleting = true;
   }
   m.uid = at.String(*meta, "uid").value_or("");
+  if (const Json* ann = at.Object(*meta, "annotations"))
+    for (auto it = ann->begin(); it != ann->end(); ++it)
+      for (std::string_view kept : kKeptAnnotations)
+        if (it.key() == kept) m.annotations.emplace_back(it.key(), at.Field("annotations").Key(it.key()).AsString(*it));
   if (const Json* refs = at.Array(*meta, "ownerReferences")) {
     for (std::size_t i = 0; i < refs->size(); ++i) {
       Reader ra = at.Field("ownerReferences").Index(i);
@@ -479,7 +483,10 @@ Pod ParsePod(const Json& v, const Reader& r) {
         c.ExpectObject(cond);
         const std::string type = c.String(cond, "type").value_or("");
         const std::string cstatus = c.String(cond, "status").value_or("");
-        if (type == "Ready" && !pod.ready) pod.ready = cstatus == "True";
+        if (type == "Ready" && !pod.ready) {
+          pod.ready = cstatus == "True";
+          pod.ready_false = cstatus == "False";
+        }
         if (type == "PodScheduled" && cstatus == "False" && c.String(cond, "reason").value_or("") == "Unschedulable")
           pod.marked_unschedulable = true;
         // The first DisruptionTarget condition decides (default_preemption.go podTerminatingByPreemption).
@@ -525,6 +532,13 @@ Node ParseNode(const Json& v, const Reader& r) {
         node.images.push_back(std::move(ci));
       }
     }
+    if (const Json* conds = st.Array(*status, "conditions"))
+      for (std::size_t i = 0; i < conds->size(); ++i) {
+        Reader c = st.Field("conditions").Index(i);
+        c.ExpectObject((*conds)[i]);
+        if (c.String((*conds)[i], "type").value_or("") == "Ready" && !node.ready)
+          node.ready = c.String((*conds)[i], "status").value_or("") == "True";
+      }
     // The API server keeps the list sorted and unique; kplace reads it as a set.
     if (const Json* feats = st.Array(*status, "declaredFeatures")) {
       for (std::size_t i = 0; i < feats->size(); ++i)

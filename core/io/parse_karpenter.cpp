@@ -298,20 +298,39 @@ NodeClaim ParseNodeClaim(const Json& v, const Reader& r) {
   if (const Json* spec = r.Object(v, "spec")) {
     Reader s = r.Field("spec");
     nc.taints = ParseTaints(s.Array(*spec, "taints"), s.Field("taints"));
+    if (auto expire = s.String(*spec, "expireAfter"))
+      nc.expire_after = ParseNillableDuration(s.Field("expireAfter"), *expire);
+    if (auto grace = s.String(*spec, "terminationGracePeriod")) {
+      if (!UnitShaped(*grace, "smh")) FailPattern(s.Field("terminationGracePeriod"), *grace, "^([0-9]+(s|m|h))+$");
+      nc.termination_grace_period = true;
+    }
   }
   if (const Json* status = r.Object(v, "status")) {
     Reader st = r.Field("status");
     if (const Json* a = st.Object(*status, "allocatable")) nc.allocatable = st.Field("allocatable").AsResourceList(*a);
     if (const Json* c = st.Object(*status, "capacity")) nc.capacity = st.Field("capacity").AsResourceList(*c);
     nc.node_name = st.String(*status, "nodeName").value_or("");
-    nc.launched = !st.String(*status, "providerID").value_or("").empty();
+    nc.provider_id = st.String(*status, "providerID").value_or("");
+    nc.launched = !nc.provider_id.empty();
+    if (auto t = st.String(*status, "lastPodEventTime")) {
+      nc.last_pod_event = ParseRfc3339(*t);
+      if (!nc.last_pod_event) st.Field("lastPodEventTime").Fail("\"" + *t + "\" is not an RFC 3339 time");
+    }
     if (const Json* conds = st.Array(*status, "conditions"))
       for (std::size_t i = 0; i < conds->size(); ++i) {
         Reader cr = st.Field("conditions").Index(i);
-        cr.ExpectObject((*conds)[i]);
-        if (cr.String((*conds)[i], "type").value_or("") == "Launched" &&
-            cr.String((*conds)[i], "status").value_or("") == "True")
-          nc.launched = true;
+        const Json& c = (*conds)[i];
+        cr.ExpectObject(c);
+        NodeClaim::Condition cond;
+        cond.type = cr.String(c, "type").value_or("");
+        cond.status = cr.String(c, "status").value_or("");
+        cond.reason = cr.String(c, "reason").value_or("");
+        if (auto t = cr.String(c, "lastTransitionTime")) {
+          cond.last_transition = ParseRfc3339(*t);
+          if (!cond.last_transition) cr.Field("lastTransitionTime").Fail("\"" + *t + "\" is not an RFC 3339 time");
+        }
+        if (cond.type == "Launched" && cond.status == "True") nc.launched = true;
+        nc.conditions.push_back(std::move(cond));
       }
   }
   return nc;

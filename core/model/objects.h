@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/model/labels.h"
@@ -125,6 +126,7 @@ struct Pod {
   // (status True, reason PreemptionByScheduler).
   bool terminating_by_preemption = false;
   std::optional<bool> ready;  // the Ready condition's status is "True" (absent: no Ready condition)
+  bool ready_false = false;   // the Ready condition's status is exactly "False"
   std::string phase;
   // spec.schedulerName (defaulted to default-scheduler): kube-scheduler only schedules pods naming one of its
   // profiles.
@@ -156,6 +158,7 @@ struct Node {
   std::vector<ContainerImage> images;
   // status.declaredFeatures (NodeDeclaredFeatures), sorted and without duplicates.
   std::vector<std::string> declared_features;
+  std::optional<bool> ready;  // status.conditions Ready is "True" (absent: the node lists no Ready condition)
   int item_index = -1;
 };
 
@@ -180,6 +183,7 @@ struct PodDisruptionBudget {
   std::optional<IntOrPercent> max_unavailable;
   std::optional<std::int32_t> disruptions_allowed;
   std::vector<std::string> disrupted_pods;  // status.disruptedPods keys (pod names)
+  bool always_allow_unhealthy = false;      // spec.unhealthyPodEvictionPolicy: AlwaysAllow
   int item_index = -1;
 };
 
@@ -257,6 +261,24 @@ struct NodeClaim {
   std::optional<Resource> capacity;
   std::string node_name;  // status.nodeName: registered
   bool launched = false;  // condition Launched=True (or a providerID)
+  std::string provider_id;
+  struct Condition {
+    std::string type, status, reason;
+    std::optional<std::int64_t> last_transition;  // unix seconds
+  };
+  std::vector<Condition> conditions;                      // status.conditions, as given
+  std::optional<std::int64_t> last_pod_event;             // status.lastPodEventTime
+  std::optional<std::int64_t> expire_after = 720 * 3600;  // spec.expireAfter (seconds; nullopt = Never)
+  bool termination_grace_period = false;                  // spec.terminationGracePeriod is set
+  const Condition* FindCondition(std::string_view type) const {
+    for (const auto& c : conditions)
+      if (c.type == type) return &c;
+    return nullptr;
+  }
+  bool ConditionTrue(std::string_view type) const {
+    const Condition* c = FindCondition(type);
+    return c && c->status == "True";
+  }
   int item_index = -1;
 };
 

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <vector>
 
@@ -189,69 +190,6 @@ bool Field(std::string_view field, const Bounds& b, std::uint64_t& bits, std::st
 
 std::uint64_t All(const Bounds& b) { return Bits(b.min, b.max, 1) | kStar; }
 
-// time.ParseDuration, for @every: the error texts of the shapes a schedule can hold.
-bool GoDuration(std::string_view s, std::int64_t& seconds, std::string& err) {
-  const std::string quoted = "\"" + std::string(s) + "\"";
-  std::string_view orig = s;
-  bool neg = false;
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
-    neg = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  if (s == "0") {
-    seconds = 0;
-    return true;
-  }
-  if (s.empty()) {
-    err = "time: invalid duration " + quoted;
-    return false;
-  }
-  long double total = 0;
-  while (!s.empty()) {
-    if (!(s[0] == '.' || (s[0] >= '0' && s[0] <= '9'))) {
-      err = "time: invalid duration " + quoted;
-      return false;
-    }
-    std::size_t i = 0;
-    while (i < s.size() && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.')) ++i;
-    std::string number(s.substr(0, i));
-    if (number == ".") {
-      err = "time: invalid duration " + quoted;
-      return false;
-    }
-    s.remove_prefix(i);
-    i = 0;
-    while (i < s.size() && s[i] != '.' && !(s[i] >= '0' && s[i] <= '9')) ++i;
-    std::string unit(s.substr(0, i));
-    s.remove_prefix(i);
-    if (unit.empty()) {
-      err = "time: missing unit in duration " + quoted;
-      return false;
-    }
-    long double scale = 0;
-    if (unit == "ns")
-      scale = 1e-9L;
-    else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs")
-      scale = 1e-6L;
-    else if (unit == "ms")
-      scale = 1e-3L;
-    else if (unit == "s")
-      scale = 1;
-    else if (unit == "m")
-      scale = 60;
-    else if (unit == "h")
-      scale = 3600;
-    else {
-      err = "time: unknown unit \"" + unit + "\" in duration " + quoted;
-      return false;
-    }
-    total += std::strtold(number.c_str(), nullptr) * scale;
-  }
-  (void)orig;
-  seconds = static_cast<std::int64_t>(neg ? -total : total);
-  return true;
-}
-
 // Civil time in UTC.
 struct Civil {
   std::int64_t y;
@@ -332,10 +270,9 @@ std::optional<CronSchedule> ParseCron(std::string_view spec, std::string* error)
     } else if (d == "@hourly") {
       s = {1, All(kHour), All(kDom), All(kMonth), All(kDow), std::nullopt};
     } else if (d.rfind("@every ", 0) == 0) {
-      std::int64_t secs = 0;
-      if (!GoDuration(std::string_view(d).substr(7), secs, err))
-        return fail("failed to parse duration " + d + ": " + err);
-      s.every = secs;
+      auto secs = ParseGoDuration(std::string_view(d).substr(7), &err);
+      if (!secs) return fail("failed to parse duration " + d + ": " + err);
+      s.every = static_cast<std::int64_t>(*secs);
     } else {
       return fail("unrecognized descriptor: " + d);
     }
@@ -403,6 +340,77 @@ wrap:
     if (ToCivil(t).s == 0) goto wrap;
   }
   return t;
+}
+
+std::optional<double> ParseGoDuration(std::string_view s, std::string* error) {
+  std::string err;
+  auto fail = [&]() -> std::optional<double> {
+    if (error) *error = err;
+    return std::nullopt;
+  };
+  const std::string quoted = "\"" + std::string(s) + "\"";
+  std::string_view orig = s;
+  bool neg = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    neg = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  if (s == "0") return 0.0;
+  if (s.empty()) {
+    err = "time: invalid duration " + quoted;
+    return fail();
+  }
+  long double total = 0;
+  while (!s.empty()) {
+    if (!(s[0] == '.' || (s[0] >= '0' && s[0] <= '9'))) {
+      err = "time: invalid duration " + quoted;
+      return fail();
+    }
+    std::size_t i = 0;
+    while (i < s.size() && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.')) ++i;
+    std::string number(s.substr(0, i));
+    if (number == ".") {
+      err = "time: invalid duration " + quoted;
+      return fail();
+    }
+    s.remove_prefix(i);
+    i = 0;
+    while (i < s.size() && s[i] != '.' && !(s[i] >= '0' && s[i] <= '9')) ++i;
+    std::string unit(s.substr(0, i));
+    s.remove_prefix(i);
+    if (unit.empty()) {
+      err = "time: missing unit in duration " + quoted;
+      return fail();
+    }
+    long double scale = 0;
+    if (unit == "ns")
+      scale = 1e-9L;
+    else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs")
+      scale = 1e-6L;
+    else if (unit == "ms")
+      scale = 1e-3L;
+    else if (unit == "s")
+      scale = 1;
+    else if (unit == "m")
+      scale = 60;
+    else if (unit == "h")
+      scale = 3600;
+    else {
+      err = "time: unknown unit \"" + unit + "\" in duration " + quoted;
+      return fail();
+    }
+    total += std::strtold(number.c_str(), nullptr) * scale;
+  }
+  (void)orig;
+  return static_cast<double>(neg ? -total : total);
+}
+
+std::string FormatRfc3339(std::int64_t t) {
+  const Civil c = ToCivil(t);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%04lld-%02d-%02dT%02d:%02d:%02dZ", static_cast<long long>(c.y), c.mo, c.d, c.h, c.mi,
+                c.s);
+  return buf;
 }
 
 }  // namespace kplace::karpenter::disruption

@@ -24,4 +24,11 @@ std::optional<CronSchedule> ParseCron(std::string_view spec, std::string* error)
 // none within five years (Next returns the zero time).
 std::optional<std::int64_t> NextFiring(const CronSchedule& s, std::int64_t t);
 
+// time.ParseDuration: seconds (fractions kept), or nullopt with Go's error in *error ("time: invalid duration
+// \"x\"", "time: missing unit in duration \"5\"", "time: unknown unit \"d\" in duration \"1d\"").
+std::optional<double> ParseGoDuration(std::string_view s, std::string* error);
+
+// time.Time.Format(time.RFC3339) of a UTC time: 2026-11-26T10:45:00Z.
+std::string FormatRfc3339(std::int64_t unix_seconds);
+
 }  // namespace kplace::karpenter::disruption
