@@ -4,10 +4,13 @@
 #include <cstdio>
 #include <map>
 
+#include "core/karpenter/disruption/cron.h"
 #include "core/scheduler/framework/status.h"
 
 namespace kplace::cli {
 namespace {
+
+std::string RenderDisruption(const karpenter::disruption::Report& r);
 
 std::string Pad(const std::string& s, std::size_t width) {
   return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
@@ -144,6 +147,7 @@ std::string RenderTable(const sim::SimResult& result) {
     if (e.object.rfind("NodePool/", 0) == 0) pool_events.Add(e.object, e.type, e.reason, e.message);
   out += pool_events.Render();
   if (!result.rounds.empty()) out += RenderClusterLoop(result);
+  if (result.disruption) out += RenderDisruption(*result.disruption);
   for (const auto& w : result.warnings) out += "warning: " + w + "\n";
   return out;
 }
@@ -245,6 +249,57 @@ std::string Price(double p) {
   return buf;
 }
 
+// Karpenter's disruption dry run: each node's candidacy and each method's verdict, the budgets, the command.
+std::string RenderDisruption(const karpenter::disruption::Report& r) {
+  std::string out = "\nDisruption (Karpenter's disruption controller, dry run at " +
+                    karpenter::disruption::FormatRfc3339(r.now) + "):\n";
+  std::vector<std::vector<std::string>> rows = {
+      {"  NODE", "NODEPOOL", "CANDIDATE", "EMPTINESS", "DRIFT", "CONSOLIDATION"}};
+  auto verdict = [](const karpenter::disruption::NodeReport& n, const char* method) -> std::string {
+    for (const auto& m : n.methods)
+      if (m.method == method) return m.considered ? "considered" : m.why;
+    return "-";
+  };
+  for (const auto& n : r.nodes) {
+    if (!n.candidate && !n.managed) continue;  // not Karpenter's
+    if (!n.candidate && n.methods.empty()) {
+      rows.push_back({"  " + n.name, n.node_pool.empty() ? "<none>" : n.node_pool, "no: " + n.blocked});
+      continue;
+    }
+    rows.push_back({"  " + n.name, n.node_pool, n.candidate ? (n.empty ? "yes (empty)" : "yes") : "no: " + n.blocked,
+                    verdict(n, "Emptiness"), verdict(n, "Drift"), verdict(n, "Consolidation")});
+  }
+  out += Table(rows);
+  std::vector<std::vector<std::string>> budgets = {{"    NODEPOOL", "NODES", "EMPTY", "DRIFTED", "UNDERUTILIZED"}};
+  for (const auto& [pool, reasons] : r.budgets) {
+    std::vector<std::string> row = {"    " + pool, std::to_string(reasons.begin()->second.nodes)};
+    for (const char* reason : {"Empty", "Drifted", "Underutilized"}) {
+      auto it = reasons.find(reason);
+      const auto& b = it->second;
+      row.push_back(b.allowed >= 2147483647 ? "no limit"
+                                            : std::to_string(b.remaining) + " of " + std::to_string(b.allowed));
+    }
+    budgets.push_back(row);
+  }
+  out += "  Budgets (disruptions allowed now):\n" + Table(budgets);
+  for (const auto& [pool, reasons] : r.budgets)
+    if (!reasons.begin()->second.error.empty()) out += "  " + pool + ": " + reasons.begin()->second.error + "\n";
+  for (const auto& c : r.commands)
+    out += "  Command: " + c.method + " " + c.decision + "s " + Join(c.nodes) + " (reason " + c.reason + "), saving " +
+           Price(c.savings) + "\n";
+  for (const auto& m : r.undecided)
+    out += "  " + m +
+           " has candidates; its decision needs Karpenter's scheduling simulation, which kplace does not "
+           "run for disruption yet\n";
+  if (r.commands.empty() && r.undecided.empty()) out += "  Nothing to disrupt.\n";
+  if (!r.events.empty()) {
+    std::vector<std::vector<std::string>> ev = {{"    OBJECT", "TYPE", "REASON", "MESSAGE"}};
+    for (const auto& e : r.events) ev.push_back({"    " + e.object, e.type, e.reason, e.message});
+    out += "  Events:\n" + Table(ev);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string RenderKarpenterTable(const sim::SimResult& result) {
@@ -300,6 +355,7 @@ std::string RenderKarpenterTable(const sim::SimResult& result) {
   EventRows pool_events;
   for (const auto& e : k.events) pool_events.Add(e.object, e.type, e.reason, e.message);
   out += pool_events.Render();
+  if (result.disruption) out += RenderDisruption(*result.disruption);
   for (const auto& w : result.warnings) out += "warning: " + w + "\n";
   return out;
 }

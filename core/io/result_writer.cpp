@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/karpenter/disruption/cron.h"
 #include "core/karpenter/resources.h"
 
 namespace kplace::io {
@@ -58,6 +59,85 @@ void WriteKarpenterEvents(JsonWriter& w, const std::vector<karpenter::Event>& ev
   w.BeginArray();
   for (const auto& e : events) WriteEvent(w, e.type, e.reason, "", e.message, "karpenter", e.object);
   w.EndArray();
+}
+
+void WriteDisruptionEvents(JsonWriter& w, const std::vector<karpenter::Event>& events) {
+  w.BeginArray();
+  for (const auto& e : events) {
+    const bool pod = e.object.rfind("Pod/", 0) == 0;
+    WriteEvent(w, e.type, e.reason, pod ? e.object.substr(4) : "", e.message, "karpenter", pod ? "" : e.object);
+  }
+  w.EndArray();
+}
+
+void WriteBudget(JsonWriter& w, const karpenter::disruption::NodePoolBudget& b) {
+  w.BeginObject();
+  w.Member("allowed", b.allowed);
+  w.Member("disrupting", b.disrupting);
+  if (!b.error.empty()) w.Member("error", b.error);
+  w.Member("nodes", b.nodes);
+  w.Member("remaining", b.remaining);
+  w.EndObject();
+}
+
+// Karpenter's disruption dry run (karpenter::disruption::Report), documented in docs/scenario-format.md.
+void WriteDisruption(JsonWriter& w, const karpenter::disruption::Report& r) {
+  w.BeginObject();
+  w.Key("budgets").BeginObject();
+  for (const auto& [pool, reasons] : r.budgets) {
+    w.Key(pool).BeginObject();
+    for (const auto& [reason, b] : reasons) WriteBudget(w.Key(reason), b);
+    w.EndObject();
+  }
+  w.EndObject();
+  w.Key("commands").BeginArray();
+  for (const auto& c : r.commands) {
+    w.BeginObject();
+    w.Member("decision", c.decision);
+    w.Member("method", c.method);
+    w.Member("nodes", c.nodes);
+    w.Member("reason", c.reason);
+    w.Member("savings", c.savings);
+    w.EndObject();
+  }
+  w.EndArray();
+  WriteDisruptionEvents(w.Key("events"), r.events);
+  w.Key("nodes").BeginObject();
+  for (const auto& n : r.nodes) {
+    w.Key(n.name).BeginObject();
+    if (!n.blocked.empty()) w.Member("blocked", n.blocked);
+    w.Member("candidate", n.candidate);
+    const bool details = !n.methods.empty() || n.candidate;
+    if (details && !n.capacity_type.empty()) w.Member("capacityType", n.capacity_type);
+    if (details) w.Member("consolidatable", n.consolidatable);
+    if (details) w.Member("disruptionCost", n.disruption_cost);
+    if (details) w.Member("empty", n.empty);
+    if (details && !n.instance_type.empty()) w.Member("instanceType", n.instance_type);
+    w.Member("managed", n.managed);
+    if (!n.methods.empty()) {
+      w.Key("methods").BeginObject();
+      std::vector<karpenter::disruption::MethodVerdict> methods = n.methods;
+      std::sort(methods.begin(), methods.end(), [](const auto& a, const auto& b) { return a.method < b.method; });
+      for (const auto& m : methods) {
+        w.Key(m.method).BeginObject();
+        w.Member("considered", m.considered);
+        if (!m.why.empty()) w.Member("why", m.why);
+        w.EndObject();
+      }
+      w.EndObject();
+    }
+    if (!n.node_claim.empty()) w.Member("nodeClaim", n.node_claim);
+    if (!n.node_pool.empty()) w.Member("nodePool", n.node_pool);
+    if (details && !n.not_consolidatable.empty()) w.Member("notConsolidatable", n.not_consolidatable);
+    if (details) w.Member("price", n.price);
+    if (details) w.Member("reschedulablePods", n.reschedulable_pods);
+    if (details && !n.zone.empty()) w.Member("zone", n.zone);
+    w.EndObject();
+  }
+  w.EndObject();
+  w.Member("now", karpenter::disruption::FormatRfc3339(r.now));
+  w.Member("undecided", r.undecided);
+  w.EndObject();
 }
 
 void WriteTaints(JsonWriter& w, const std::vector<Taint>& taints) {
@@ -150,6 +230,7 @@ void WriteResult(const sim::SimResult& result, JsonWriter& w) {
   if (result.karpenter) {
     const karpenter::Result& k = *result.karpenter;
     WriteCost(w.Key("cost"), k.hourly_price);
+    if (result.disruption) WriteDisruption(w.Key("disruption"), *result.disruption);
     if (!k.events.empty()) WriteKarpenterEvents(w.Key("events"), k.events);
     if (noteworthy) w.Key("import").Value(ImportJson(result.import));
     w.Key("nodeClaims").BeginArray();
@@ -183,6 +264,7 @@ void WriteResult(const sim::SimResult& result, JsonWriter& w) {
     }
     w.EndArray();
   }
+  if (result.disruption) WriteDisruption(w.Key("disruption"), *result.disruption);
   w.Key("events").BeginArray();
   for (const auto& e : result.events) WriteEvent(w, e.type, e.reason, e.pod, e.message, e.source, e.object);
   w.EndArray();

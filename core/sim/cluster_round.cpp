@@ -151,6 +151,24 @@ bool Runner::Provision(ClusterRound& round) {
   return true;
 }
 
+void Runner::DisruptionDryRun() {
+  if (!managed_input_) return;
+  // The cluster as the run leaves it: each pod on the node kube-scheduler's snapshot holds it on (preempted and
+  // pending pods on none), with its admitted priority; Nodes launched in the run are in sc_ already.
+  Scenario settled = sc_;
+  for (auto& p : settled.pods) p.node_name.clear();
+  for (const auto& n : cluster_->snapshot.nodes)
+    for (const auto* p : n.pods) settled.pods[p->index].node_name = n.Name();
+  std::set<std::string> nominated;
+  for (std::size_t i = 0; i < settled.pods.size(); ++i) {
+    settled.pods[i].priority = priorities_[i];
+    const PodResult& r = pods_[i];
+    if (r.node.empty() && !r.karpenter.empty() && r.karpenter.back().target.rfind("node/", 0) == 0)
+      nominated.insert(r.karpenter.back().node);
+  }
+  result_.disruption = karpenter::disruption::DryRun(settled, nominated);
+}
+
 void Runner::Finish() {
   for (const auto& n : cluster_->snapshot.nodes) {
     NodeSummary s;

@@ -210,6 +210,7 @@ void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& moved, framewor
 }
 
 SimResult Runner::Run() {
+  managed_input_ = sc_.simulation.mode == Mode::Cluster && karpenter::disruption::HasManagedNodes(sc_);
   ExpandDaemonSets(sc_, 0);
   Admit(0);
   QueuePods(0);
@@ -238,6 +239,7 @@ SimResult Runner::Run() {
     RunQueue(std::move(active));
   }
   if (options_.progress) options_.progress(done_, done_);
+  DisruptionDryRun();
   Finish();
   return std::move(result_);
 }

@@ -55,6 +55,9 @@ class Runner {
   // Queues the pods [first, end) that wait for kube-scheduler; returns them.
   std::vector<std::size_t> QueuePods(std::size_t first);
   void Finish();
+  // cluster mode with Karpenter-managed nodes in the input: the disruption dry run over the settled cluster.
+  void DisruptionDryRun();
+  bool managed_input_ = false;
   void Event(const char* type, const char* reason, const std::string& pod, std::string message) {
     result_.events.push_back({type, reason, pod, std::move(message), "", ""});
   }

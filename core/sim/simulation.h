@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/karpenter/disruption/dry_run.h"
 #include "core/karpenter/result.h"
 #include "core/model/scenario.h"
 #include "core/scheduler/explanation.h"
@@ -136,6 +137,9 @@ struct SimResult {
   double hourly_price = 0;  // of the launched NodeClaims
   // What the parser made of an imported dump (shown when ImportSummary::Noteworthy()).
   ImportSummary import;
+  // karpenter and cluster modes, when the input has nodes Karpenter manages: its disruption controller's dry run
+  // over the cluster as the run leaves it (karpenter mode: as given, with the provisioning round's nominations).
+  std::optional<karpenter::disruption::Report> disruption;
 };
 
 struct RunOptions {
