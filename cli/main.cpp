@@ -202,6 +202,7 @@ int main(int argc, char** argv) {
     }
     kplace::sim::RunOptions options;
     if (!explain.empty()) options.explain.insert(explain);
+    options.disruption = &kplace::karpenter::disruption::DryRun;
     kplace::sim::SimResult result = kplace::sim::Run(std::move(scenario), options);
     std::string out;
     bool result_json = false;  // the result document, written to stdout as it is produced

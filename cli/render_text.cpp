@@ -287,6 +287,10 @@ std::string RenderDisruption(const karpenter::disruption::Report& r) {
   for (const auto& c : r.commands)
     out += "  Command: " + c.method + " " + c.decision + "s " + Join(c.nodes) + " (reason " + c.reason + "), saving " +
            Price(c.savings) + "\n";
+  std::vector<std::string> held;
+  for (const auto& n : r.nodes)
+    if (!n.held_by_budget.empty()) held.push_back(n.name + " (" + n.node_pool + ", reason " + n.held_by_budget + ")");
+  if (!held.empty()) out += "  Held back by the budgets: " + Join(held) + "\n";
   for (const auto& m : r.undecided)
     out += "  " + m +
            " has candidates; its decision needs Karpenter's scheduling simulation, which kplace does not "

@@ -38,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     kplace::Scenario sc = kplace::io::ParseScenario(text);
     whole = Outcome(&sc, "");
     if (sc.pods.size() * (sc.nodes.size() + 1) <= 200000) {  // keep each input fast
-      auto result = kplace::sim::Run(std::move(sc), {true, {}});
+      auto result = kplace::sim::Run(std::move(sc), {true, {}, {}, &kplace::karpenter::disruption::DryRun});
       (void)kplace::io::ResultText(result);
     }
   } catch (const kplace::io::InputError& e) {

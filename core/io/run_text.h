@@ -26,11 +26,12 @@ struct Outcome {
 using Progress = std::function<void(std::size_t, std::size_t)>;
 
 // Parses and runs text; never throws. explain_all records the explanation of every pod (what the inspector shows),
-// explain only of the pods named (keys); progress (optional) is handed to the run.
+// explain only of the pods named (keys); progress (optional) is handed to the run, and disruption
+// (sim::RunOptions::disruption).
 Outcome RunText(std::string_view text, bool explain_all, bool keep_scenario, const std::set<std::string>& explain = {},
-                Progress progress = {});
+                Progress progress = {}, sim::DisruptionDryRun disruption = nullptr);
 // Runs a scenario that is already parsed (the app parses first to decide where the run happens).
 Outcome RunScenario(Scenario scenario, bool explain_all, bool keep_scenario, const std::set<std::string>& explain = {},
-                    Progress progress = {});
+                    Progress progress = {}, sim::DisruptionDryRun disruption = nullptr);
 
 }  // namespace kplace::io

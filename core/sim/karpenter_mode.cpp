@@ -33,14 +33,14 @@ SimResult RunKarpenter(Scenario sc, const RunOptions& options) {
   SortPodsByKey(result.pods);
   for (const auto& n : sc.nodes) result.nodes.push_back({n.meta.name, {}});
   result.hourly_price = k.hourly_price;
-  if (karpenter::disruption::HasManagedNodes(sc)) {
+  if (options.disruption && karpenter::disruption::HasManagedNodes(sc)) {
     // The disruption controller reads the pods' admitted priorities; the nodes the round nominated pods to are
     // nominated (state.StateNode.Nominated).
     std::set<std::string> nominated;
     for (const auto& o : k.pods)
       if (o.kind == karpenter::PodOutcomeKind::Node) nominated.insert(o.node);
     for (std::size_t i = 0; i < sc.pods.size(); ++i) sc.pods[i].priority = priorities[i];
-    result.disruption = karpenter::disruption::DryRun(sc, nominated);
+    result.disruption = options.disruption(sc, nominated);
   }
   result.karpenter = std::move(k);
   return result;

@@ -210,7 +210,8 @@ void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& moved, framewor
 }
 
 SimResult Runner::Run() {
-  managed_input_ = sc_.simulation.mode == Mode::Cluster && karpenter::disruption::HasManagedNodes(sc_);
+  managed_input_ =
+      options_.disruption && sc_.simulation.mode == Mode::Cluster && karpenter::disruption::HasManagedNodes(sc_);
   ExpandDaemonSets(sc_, 0);
   Admit(0);
   QueuePods(0);

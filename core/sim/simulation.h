@@ -142,11 +142,19 @@ struct SimResult {
   std::optional<karpenter::disruption::Report> disruption;
 };
 
+// Karpenter's disruption dry run (karpenter::disruption::DryRun): over a cluster, with the nodes provisioning
+// nominated pods to.
+using DisruptionDryRun = karpenter::disruption::Report (*)(const Scenario&, const std::set<std::string>&);
+
 struct RunOptions {
   bool explain_all = false;
   std::set<std::string> explain;  // pod keys to record explanations for
   // Called now and then with (pods done, pods to do) scheduling attempts; the total can grow (retries, rounds).
   std::function<void(std::size_t, std::size_t)> progress;
+  // The disruption dry run to add to karpenter and cluster runs of clusters Karpenter manages (SimResult::disruption),
+  // or none. A pointer the caller passes, not a flag: the page's app, which does not show the dry run yet, links
+  // without its code (43 KB of gzip of the page's 1.5 MB budget); the CLI and the core API pass DryRun.
+  DisruptionDryRun disruption = nullptr;
 };
 
 // Throws InputError for scenarios that cannot run (missing PriorityClass, unsupported mode, ...).

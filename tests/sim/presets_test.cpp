@@ -22,7 +22,9 @@ std::vector<std::string> Presets() {
 
 std::string RunPreset(const std::string& name) {
   std::string text = testing::ReadFile(std::string(KPLACE_SOURCE_DIR) + "/presets/" + name + ".json");
-  return io::Dump(io::ResultToJson(sim::Run(io::ParseScenario(text))));
+  sim::RunOptions options;
+  options.disruption = &karpenter::disruption::DryRun;
+  return io::Dump(io::ResultToJson(sim::Run(io::ParseScenario(text), options)));
 }
 
 class PresetTest : public ::testing::TestWithParam<std::string> {};

@@ -39,6 +39,14 @@ const std::string* StateNode::Annotation(std::string_view key) const {
   return claim->meta.Annotation(key);
 }
 
+bool HasManagedNodes(const Scenario& sc) {
+  if (!sc.node_claims.empty()) return true;
+  const Symbol key = Intern("karpenter.sh/nodepool");
+  for (const auto& n : sc.nodes)
+    if (n.meta.labels.Get(key)) return true;
+  return false;
+}
+
 std::vector<StateNode> BuildStateNodes(const Scenario& sc, const std::set<std::string>& nominated) {
   std::map<std::string, StateNode> by_name;
   for (const auto& n : sc.nodes) {

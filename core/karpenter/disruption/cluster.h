@@ -43,6 +43,9 @@ struct StateNode {
   std::string NodePoolName() const { return Label("karpenter.sh/nodepool").value_or(""); }
 };
 
+// Whether the scenario has a cluster Karpenter manages (a NodeClaim, or a Node labelled with a NodePool).
+bool HasManagedNodes(const Scenario& sc);
+
 // Every Node and every launched NodeClaim, paired by the NodeClaim's status.nodeName; in name order (upstream's
 // order is a Go map's, random: kplace picks names). nominated: node names Karpenter's provisioning nominated pods to.
 std::vector<StateNode> BuildStateNodes(const Scenario& sc, const std::set<std::string>& nominated = {});

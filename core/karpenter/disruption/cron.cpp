@@ -360,7 +360,7 @@ std::optional<double> ParseGoDuration(std::string_view s, std::string* error) {
     err = "time: invalid duration " + quoted;
     return fail();
   }
-  long double total = 0;
+  double total = 0;
   while (!s.empty()) {
     if (!(s[0] == '.' || (s[0] >= '0' && s[0] <= '9'))) {
       err = "time: invalid duration " + quoted;
@@ -382,13 +382,13 @@ std::optional<double> ParseGoDuration(std::string_view s, std::string* error) {
       err = "time: missing unit in duration " + quoted;
       return fail();
     }
-    long double scale = 0;
+    double scale = 0;
     if (unit == "ns")
-      scale = 1e-9L;
+      scale = 1e-9;
     else if (unit == "us" || unit == "\xC2\xB5s" || unit == "\xCE\xBCs")
-      scale = 1e-6L;
+      scale = 1e-6;
     else if (unit == "ms")
-      scale = 1e-3L;
+      scale = 1e-3;
     else if (unit == "s")
       scale = 1;
     else if (unit == "m")
@@ -399,7 +399,7 @@ std::optional<double> ParseGoDuration(std::string_view s, std::string* error) {
       err = "time: unknown unit \"" + unit + "\" in duration " + quoted;
       return fail();
     }
-    total += std::strtold(number.c_str(), nullptr) * scale;
+    total += std::strtod(number.c_str(), nullptr) * scale;
   }
   (void)orig;
   return static_cast<double>(neg ? -total : total);

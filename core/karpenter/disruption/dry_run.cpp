@@ -7,14 +7,6 @@
 
 namespace kplace::karpenter::disruption {
 
-bool HasManagedNodes(const Scenario& sc) {
-  if (!sc.node_claims.empty()) return true;
-  const Symbol key = Intern("karpenter.sh/nodepool");
-  for (const auto& n : sc.nodes)
-    if (n.meta.labels.Get(key)) return true;
-  return false;
-}
-
 Report DryRun(const Scenario& sc, const std::set<std::string>& nominated) {
   Report r;
   r.now = EvaluationTime(sc);
@@ -80,7 +72,11 @@ Report DryRun(const Scenario& sc, const std::set<std::string>& nominated) {
     auto budgets = BuildBudgetMapping(sc, nodes, r.now, MethodReason(step.method), &budget_events);
     events.insert(events.end(), budget_events.begin(), budget_events.end());
     if (step.method == Method::Emptiness) {
-      std::vector<const Candidate*> deleted = EmptinessCommand(considered, budgets);
+      std::vector<const Candidate*> held;
+      std::vector<const Candidate*> deleted = EmptinessCommand(considered, budgets, &held);
+      for (const Candidate* c : held)
+        for (auto& nr : r.nodes)
+          if (nr.name == c->state->name) nr.held_by_budget = MethodReason(step.method);
       if (deleted.empty()) continue;
       Command cmd;
       cmd.method = step.label;

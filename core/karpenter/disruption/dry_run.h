@@ -39,6 +39,8 @@ struct NodeReport {
   std::string not_consolidatable;               // why the Consolidatable condition is not True
   std::vector<std::string> reschedulable_pods;  // keys
   std::vector<MethodVerdict> methods;
+  // The method whose reason's budget held the node back although it would have disrupted it ("Empty"), or "".
+  std::string held_by_budget;
 };
 
 struct Command {
@@ -59,9 +61,6 @@ struct Report {
   std::vector<std::string> undecided;
   std::vector<Event> events;  // deduplicated, in the order the controller publishes them
 };
-
-// Whether the scenario has a cluster Karpenter manages (a NodeClaim, or a Node labelled with a NodePool).
-bool HasManagedNodes(const Scenario& sc);
 
 // One reconcile of the disruption controller at EvaluationTime(sc). nominated: the nodes Karpenter's provisioning
 // nominated pending pods to.
