@@ -257,7 +257,7 @@ std::string RenderDisruption(const karpenter::disruption::Report& r) {
       {"  NODE", "NODEPOOL", "CANDIDATE", "EMPTINESS", "DRIFT", "CONSOLIDATION"}};
   auto verdict = [](const karpenter::disruption::NodeReport& n, const char* method) -> std::string {
     for (const auto& m : n.methods)
-      if (m.method == method) return m.considered ? "considered" : m.why;
+      if (m.method == method) return !m.considered ? m.why : m.outcome.empty() ? "considered" : m.outcome;
     return "-";
   };
   for (const auto& n : r.nodes) {
@@ -284,18 +284,34 @@ std::string RenderDisruption(const karpenter::disruption::Report& r) {
   out += "  Budgets (disruptions allowed now):\n" + Table(budgets);
   for (const auto& [pool, reasons] : r.budgets)
     if (!reasons.begin()->second.error.empty()) out += "  " + pool + ": " + reasons.begin()->second.error + "\n";
-  for (const auto& c : r.commands)
-    out += "  Command: " + c.method + " " + c.decision + "s " + Join(c.nodes) + " (reason " + c.reason + "), saving " +
-           Price(c.savings) + "\n";
+  for (const auto& c : r.commands) {
+    char monthly[48];
+    std::snprintf(monthly, sizeof monthly, "$%.2f/month", c.savings * 730);
+    out += "  Command: " + c.method + " " + c.text + " (reason " + c.reason + "), saving " + Price(c.savings) + " (" +
+           monthly + ")\n";
+    for (std::size_t i = 0; i < c.replacements.size(); ++i) {
+      const auto& rep = c.replacements[i];
+      std::string types;
+      for (std::size_t t = 0; t < rep.instance_types.size() && t < 5; ++t)
+        types += (t ? ", " : "") + rep.instance_types[t];
+      if (rep.instance_types.size() > 5) types += " and " + std::to_string(rep.instance_types.size() - 5) + " other(s)";
+      out += "    replacement " + std::to_string(i + 1) + ": NodePool " + rep.node_pool + ", " + rep.instance_type +
+             (rep.zone.empty() ? "" : " in " + rep.zone) +
+             (rep.capacity_type.empty() ? "" : " (" + rep.capacity_type + ")") + " at " + Price(rep.price) +
+             "; options " + types + "\n";
+    }
+    for (const auto& m : c.pods)
+      out += "    " + m.pod + ": " + m.from + " -> " + (m.to.empty() ? "would not schedule: " + m.error : m.to) +
+             (m.to.empty() || m.error.empty() ? "" : " (" + m.error + ")") + "\n";
+  }
+  if (!r.error.empty()) out += "  The reconcile failed: " + r.error + "\n";
   std::vector<std::string> held;
   for (const auto& n : r.nodes)
     if (!n.held_by_budget.empty()) held.push_back(n.name + " (" + n.node_pool + ", reason " + n.held_by_budget + ")");
   if (!held.empty()) out += "  Held back by the budgets: " + Join(held) + "\n";
   for (const auto& m : r.undecided)
-    out += "  " + m +
-           " has candidates; its decision needs Karpenter's scheduling simulation, which kplace does not "
-           "run for disruption yet\n";
-  if (r.commands.empty() && r.undecided.empty()) out += "  Nothing to disrupt.\n";
+    out += "  " + m + " has candidates in a Balanced NodePool, whose scoring kplace does not model yet\n";
+  if (r.commands.empty() && r.undecided.empty() && r.error.empty()) out += "  Nothing to disrupt.\n";
   if (!r.events.empty()) {
     std::vector<std::vector<std::string>> ev = {{"    OBJECT", "TYPE", "REASON", "MESSAGE"}};
     for (const auto& e : r.events) ev.push_back({"    " + e.object, e.type, e.reason, e.message});

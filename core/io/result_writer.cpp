@@ -96,11 +96,38 @@ void WriteDisruption(JsonWriter& w, const karpenter::disruption::Report& r) {
     w.Member("decision", c.decision);
     w.Member("method", c.method);
     w.Member("nodes", c.nodes);
+    w.Key("pods").BeginArray();
+    for (const auto& m : c.pods) {
+      w.BeginObject();
+      if (!m.error.empty()) w.Member("error", m.error);
+      w.Member("from", m.from);
+      w.Member("pod", m.pod);
+      if (!m.to.empty()) w.Member("to", m.to);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Member("price", c.price);
     w.Member("reason", c.reason);
+    w.Key("replacements").BeginArray();
+    for (const auto& rep : c.replacements) {
+      w.BeginObject();
+      if (!rep.capacity_type.empty()) w.Member("capacityType", rep.capacity_type);
+      w.Member("instanceType", rep.instance_type);
+      w.Member("instanceTypes", rep.instance_types);
+      w.Member("nodePool", rep.node_pool);
+      w.Member("pods", rep.pods);
+      w.Member("price", rep.price);
+      w.Member("requirements", rep.requirements);
+      if (!rep.zone.empty()) w.Member("zone", rep.zone);
+      w.EndObject();
+    }
+    w.EndArray();
     w.Member("savings", c.savings);
+    w.Member("text", c.text);
     w.EndObject();
   }
   w.EndArray();
+  if (!r.error.empty()) w.Member("error", r.error);
   WriteDisruptionEvents(w.Key("events"), r.events);
   w.Key("nodes").BeginObject();
   for (const auto& n : r.nodes) {
@@ -122,6 +149,7 @@ void WriteDisruption(JsonWriter& w, const karpenter::disruption::Report& r) {
       for (const auto& m : methods) {
         w.Key(m.method).BeginObject();
         w.Member("considered", m.considered);
+        if (!m.outcome.empty()) w.Member("outcome", m.outcome);
         if (!m.why.empty()) w.Member("why", m.why);
         w.EndObject();
       }

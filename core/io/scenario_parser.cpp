@@ -42,6 +42,24 @@ Simulation ParseSimulation(const Json& v, const Reader& r) {
     if (!sim.now) s.Field("now").Fail("\"" + *now + "\" is not an RFC 3339 time");
     sim.now_text = *now;
   }
+  if (const Json* karpenter = s.Object(*spec, "karpenter")) {
+    Reader k = s.Field("karpenter");
+    for (const auto& [key, value] : karpenter->items()) {
+      if (key != "featureGates") k.Field(key).Fail("unknown field (featureGates)");
+      (void)value;
+    }
+    if (const Json* gates = k.Object(*karpenter, "featureGates")) {
+      Reader g = k.Field("featureGates");
+      for (const auto& [key, value] : gates->items()) {
+        // Karpenter's gates (pkg/operator/options FeatureGates); only SpotToSpotConsolidation changes what kplace
+        // models.
+        if (key != "SpotToSpotConsolidation")
+          g.Field(key).Fail("unknown or unmodelled feature gate (SpotToSpotConsolidation)");
+        (void)value;
+      }
+      if (auto v2 = g.Bool(*gates, "SpotToSpotConsolidation")) sim.spot_to_spot_consolidation = *v2;
+    }
+  }
   return sim;
 }
 

@@ -192,7 +192,8 @@ std::string HostPortConflict(const std::vector<ContainerPort>& used, const std::
 }
 
 std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vector<DaemonPod>& daemons,
-                                             const framework::VolumeCache& storage) {
+                                             const framework::VolumeCache& storage,
+                                             const std::set<std::string>* excluded) {
   static const Symbol kNodePool = Intern("karpenter.sh/nodepool");
   static const Symbol kInitialized = Intern("karpenter.sh/initialized");
   static const Symbol kTrue = Intern("true");
@@ -205,7 +206,7 @@ std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vect
   for (const auto& n : sc.in_flight_node_claims) all.emplace_back(&n, true);
   for (const auto& [np, in_flight] : all) {
     const Node& n = *np;
-    if (n.meta.deleting) continue;
+    if (n.meta.deleting || (excluded && excluded->count(n.meta.name))) continue;
     ExistingNode e;
     e.node = &n;
     auto pool_name = n.meta.labels.Get(kNodePool);

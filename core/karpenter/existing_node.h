@@ -1,6 +1,7 @@
 // A Node already in the cluster as Karpenter's scheduler sees it (sched/existingnode.go).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,9 +23,10 @@ struct ExistingNode {
   std::vector<std::size_t> pods;  // pods this run placed here
 };
 
-// Every Node not being deleted, sorted initialized first then by name.
+// Every Node and in-flight NodeClaim not being deleted nor excluded, sorted initialized first then by name.
 std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vector<DaemonPod>& daemons,
-                                             const framework::VolumeCache& storage);
+                                             const framework::VolumeCache& storage,
+                                             const std::set<std::string>* excluded = nullptr);
 
 // ExistingNode.CanAdd: "" when the pod fits. Order: taints, volume limits, host ports, resources, requirements, then
 // each volume topology alternative with the pod's topology (the first that fits wins; else the last one's error). err

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/karpenter/scheduler.h"
+
 namespace kplace::karpenter {
 namespace {
 
@@ -34,13 +36,38 @@ std::string AnyValue(const Requirement& r) {
 
 }  // namespace
 
-void FinalizeClaims(const Scenario& sc, const std::vector<KType>& catalogue, const std::vector<Template>& templates,
-                    std::vector<Claim>& claims, const std::vector<std::string>& names, Result& result) {
+std::vector<std::string> NodeClaimRequirements(const Requirements& reqs, const std::vector<const KType*>& options) {
   static const Symbol kInstanceType = Intern("node.kubernetes.io/instance-type");
-  static const Symbol kZone = Intern("topology.kubernetes.io/zone");
-  static const Symbol kCapacityType = Intern("karpenter.sh/capacity-type");
   static const Symbol kRegistered = Intern("karpenter.sh/registered");
   static const Symbol kInitialized = Intern("karpenter.sh/initialized");
+  const Requirement* zone_req = reqs.Find(ZoneKey());
+  const Requirement* ct_req = reqs.Find(CapacityTypeKey());
+  std::vector<Symbol> type_names, cts;
+  for (const KType* k : options) {
+    type_names.push_back(k->name);
+    for (const auto& o : k->offerings) {
+      if (!o.available || std::find(cts.begin(), cts.end(), o.capacity_type) != cts.end()) continue;
+      if (zone_req && !zone_req->Has(o.zone)) continue;
+      if (ct_req && !ct_req->Has(o.capacity_type)) continue;
+      cts.push_back(o.capacity_type);
+    }
+  }
+  Requirements final_reqs = reqs;
+  final_reqs.Remove(kRegistered);
+  final_reqs.Remove(kInitialized);
+  final_reqs.Add(Requirement::Make(kInstanceType, ReqOp::In, type_names));
+  final_reqs.Add(Requirement::Make(CapacityTypeKey(), ReqOp::In, cts));
+  std::vector<std::string> out;
+  for (const auto& r : final_reqs.items()) out.push_back(r.String());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void FinalizeClaims(const Scenario& sc, const std::vector<KType>& catalogue, const std::vector<Template>& templates,
+                    std::vector<Claim>& claims, const std::vector<std::string>& names, Result& result,
+                    std::vector<SimulatedClaim>* simulated) {
+  static const Symbol kZone = Intern("topology.kubernetes.io/zone");
+  static const Symbol kCapacityType = Intern("karpenter.sh/capacity-type");
   const KeySet well_known = WellKnownKeys(sc.instance_types);
   std::vector<int> result_index(claims.size(), -1);
   for (std::size_t ci = 0; ci < claims.size(); ++ci) {
@@ -79,18 +106,8 @@ void FinalizeClaims(const Scenario& sc, const std::vector<KType>& catalogue, con
     out.requests = requests;
     out.taints = t.pool->taints;
     for (std::size_t p : c.pods) out.pods.push_back(sc.pods[p].Key());
-    std::vector<Symbol> type_names, cts;
-    for (const auto& [price, idx] : priced) {
-      const KType& k = catalogue[static_cast<std::size_t>(idx)];
-      out.options.push_back({Text(k.name), price});
-      type_names.push_back(k.name);
-      for (const auto& o : k.offerings) {
-        if (!o.available || std::find(cts.begin(), cts.end(), o.capacity_type) != cts.end()) continue;
-        if (zone_req && !zone_req->Has(o.zone)) continue;
-        if (ct_req && !ct_req->Has(o.capacity_type)) continue;
-        cts.push_back(o.capacity_type);
-      }
-    }
+    for (const auto& [price, idx] : priced)
+      out.options.push_back({Text(catalogue[static_cast<std::size_t>(idx)].name), price});
     // The launch: the cheapest option and its cheapest offering (first among equal prices).
     const KType& launch = *kept.front();
     const Offer* offer = CheapestOffering(launch, zone_req, ct_req);
@@ -101,15 +118,7 @@ void FinalizeClaims(const Scenario& sc, const std::vector<KType>& catalogue, con
       out.price = offer->price;
     }
     result.hourly_price += out.price;
-    // The NodeClaim's requirements: scheduling requirements without the internal keys, the option list and the
-    // capacity types its options offer.
-    Requirements final_reqs = c.requirements;
-    final_reqs.Remove(kRegistered);
-    final_reqs.Remove(kInitialized);
-    final_reqs.Add(Requirement::Make(kInstanceType, ReqOp::In, type_names));
-    final_reqs.Add(Requirement::Make(kCapacityType, ReqOp::In, cts));
-    for (const auto& r : final_reqs.items()) out.requirements.push_back(r.String());
-    std::sort(out.requirements.begin(), out.requirements.end());
+    out.requirements = NodeClaimRequirements(c.requirements, kept);
     // Labels of the launched node.
     Requirements node = c.requirements;
     node.Add(launch.requirements);
@@ -134,6 +143,12 @@ void FinalizeClaims(const Scenario& sc, const std::vector<KType>& catalogue, con
     }
     for (auto [k, v] : t.pool->template_labels.entries()) out.labels[Text(k)] = Text(v);
     for (auto [k, v] : launch.src->meta.labels.entries()) out.labels[Text(k)] = Text(v);
+    if (simulated) {
+      SimulatedClaim sim;
+      sim.requirements = c.requirements;
+      for (const auto& [price, idx] : priced) sim.options.push_back(idx);
+      simulated->push_back(std::move(sim));
+    }
     result_index[ci] = static_cast<int>(result.claims.size());
     result.claims.push_back(std::move(out));
   }

@@ -13,7 +13,16 @@ namespace kplace::karpenter {
 
 inline constexpr std::size_t kMaxInstanceTypes = 600;
 
+struct SimulatedClaim;
+
+// A NodeClaim's spec.requirements as ToNodeClaim writes them (sorted strings): the scheduling requirements without
+// the internal keys, the options' names (in order) and the capacity types their available offerings compatible with
+// the requirements give.
+std::vector<std::string> NodeClaimRequirements(const Requirements& reqs, const std::vector<const KType*>& options);
+
+// simulated (optional) receives, per claim added to result.claims, its requirements and ordered options.
 void FinalizeClaims(const Scenario& sc, const std::vector<KType>& catalogue, const std::vector<Template>& templates,
-                    std::vector<Claim>& claims, const std::vector<std::string>& names, Result& result);
+                    std::vector<Claim>& claims, const std::vector<std::string>& names, Result& result,
+                    std::vector<SimulatedClaim>* simulated = nullptr);
 
 }  // namespace kplace::karpenter

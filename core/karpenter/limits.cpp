@@ -25,7 +25,7 @@ void SetNamed(Resource& r, Symbol name, std::int64_t v) {
 
 }  // namespace
 
-Limits BuildLimits(const Scenario& sc) {
+Limits BuildLimits(const Scenario& sc, const std::set<std::string>* excluded) {
   static const Symbol kNodePool = Intern("karpenter.sh/nodepool");
   Limits out;
   for (const auto& p : sc.node_pools) {
@@ -39,6 +39,7 @@ Limits BuildLimits(const Scenario& sc) {
   for (const auto& n : sc.in_flight_node_claims) all.push_back(&n);
   for (const Node* np : all) {
     const Node& n = *np;
+    if (n.meta.deleting || (excluded && excluded->count(n.meta.name))) continue;
     auto pool = n.meta.labels.Get(kNodePool);
     if (!pool) continue;
     auto it = out.find(Text(*pool));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,9 @@ struct PoolRemaining {
 // Pools with limits -> what remains after the capacity of the pool's existing nodes (+ nodes: 1 each).
 using Limits = std::map<std::string, PoolRemaining>;
 
-Limits BuildLimits(const Scenario& sc);
+// Nodes being deleted and the excluded ones (a disruption simulation's candidates) take no share: upstream subtracts
+// the capacity of the state nodes handed to the scheduler, which are the active ones (not marked for deletion).
+Limits BuildLimits(const Scenario& sc, const std::set<std::string>* excluded = nullptr);
 // The template's types whose capacity fits what remains; "" or the limit error (then *out is empty).
 std::string LimitOptions(const Limits& limits, const Template& t, const std::vector<KType>& catalogue,
                          std::vector<int>* out);

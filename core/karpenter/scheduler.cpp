@@ -49,6 +49,9 @@ class Solver {
 
   void Run();
   int HostnameSeq() const { return hostname_seq_; }
+  // A simulation's existing nodes and the catalogue its claims' options index (after Run).
+  void Keep(Simulation& out);
+  void KeepClaims(std::vector<SimulatedClaim>* out) { simulated_claims_ = out; }
 
  private:
   // Scheduler.add: "" on success.
@@ -105,6 +108,9 @@ class Solver {
   Limits limits_;
   ClaimContext ctx_;
   std::unique_ptr<Topology> topology_;
+  std::vector<char> closed_;  // by existing node: under consolidateAfter (a consolidation simulation)
+  std::vector<char> exempt_;  // by pod: may still land on such a node
+  std::vector<SimulatedClaim>* simulated_claims_ = nullptr;
   bool pns_ = false;
   bool types_constrain_hostname_ = false;
   int hostname_seq_;
@@ -115,11 +121,20 @@ void Solver::Run() {
   result_.pods.resize(pods.size());
   std::vector<std::size_t> queue;
   well_known_ = WellKnownKeys(sc_.instance_types);
+  const SimulationOptions* sim = opts_.simulation;
+  std::vector<char> moved(pods.size(), 0);  // a simulation's bound pods to place again
+  if (sim)
+    for (std::size_t i : sim->reschedule) moved[i] = 1;
   for (std::size_t i = 0; i < pods.size(); ++i) {
     const Pod& p = pods[i];
     PodOutcome& o = result_.pods[i];
     o.index = i;
     o.key = p.Key();
+    if (moved[i]) {  // not provisionable, not validated (SimulateScheduling appends them to the pending pods)
+      o.kind = PodOutcomeKind::Unschedulable;
+      queue.push_back(i);
+      continue;
+    }
     if (!p.node_name.empty() || p.Terminal()) continue;
     o.reason = NotProvisionableReason(p, opts_.only_marked_unschedulable);
     if (!o.reason.empty()) continue;
@@ -173,8 +188,22 @@ void Solver::Run() {
   }
   ctx_.catalogue = &catalogue_;
   ctx_.well_known = &well_known_;
-  nodes_ = BuildExistingNodes(sc_, daemons_, *storage_);
-  limits_ = BuildLimits(sc_);
+  const std::set<std::string>* excluded = sim ? &sim->excluded_nodes : nullptr;
+  nodes_ = BuildExistingNodes(sc_, daemons_, *storage_, excluded);
+  limits_ = BuildLimits(sc_, excluded);
+  if (sim) {
+    // consolidateAfter on destinations: a pod other than a pending one or one from a deleting node passes over them.
+    closed_.resize(nodes_.size(), 0);
+    for (std::size_t n = 0; n < nodes_.size(); ++n)
+      closed_[n] = sim->under_consolidate_after.count(nodes_[n].node->meta.name) ? 1 : 0;
+    exempt_.assign(pods.size(), 1);
+    for (std::size_t i : sim->reschedule) {
+      const Pod& p = pods[i];
+      // pod.IsPending: phase Pending (the API server sets it on creation, so an unbound pod without one is Pending).
+      const bool pending = p.phase == "Pending";
+      exempt_[i] = pending || sim->deleting_nodes.count(p.node_name) ? 1 : 0;
+    }
+  }
 
   std::vector<PodData> originals;
   originals.reserve(pods.size());
@@ -200,6 +229,7 @@ void Solver::Run() {
   });
 
   topology_ = std::make_unique<Topology>(sc_, pools, catalogue_, queue);
+  topology_->ExcludeNodes(excluded);
   for (const auto& d : originals) topology_->Update(d);
   for (const auto& n : nodes_) {
     const Requirement* host = n.requirements.Find(HostnameKey());
@@ -249,13 +279,23 @@ void Solver::Run() {
     q.push_back(idx);
     last_len[idx] = q.size() - head;
   }
-  FinalizeClaims(sc_, catalogue_, templates_, claims_, claim_names_, result_);
+  FinalizeClaims(sc_, catalogue_, templates_, claims_, claim_names_, result_, simulated_claims_);
+}
+
+void Solver::Keep(Simulation& out) {
+  out.catalogue = std::move(catalogue_);
+  for (const auto& n : nodes_) out.nodes.push_back({n.node->meta.name, n.initialized, n.pods});
 }
 
 std::string Solver::Add(PodData& pod, AddTry* record) {
   PodOutcome& o = result_.pods[pod.index];
   std::string err;
-  for (auto& n : nodes_) {
+  for (std::size_t ni = 0; ni < nodes_.size(); ++ni) {
+    ExistingNode& n = nodes_[ni];
+    if (!closed_.empty() && closed_[ni] && !exempt_[pod.index]) {
+      if (record) record->candidates.push_back({"node/" + n.node->meta.name, "node is under consolidateAfter"});
+      continue;
+    }
     Requirements updated;
     if (CanAddToNode(n, pod, *topology_, record ? &err : nullptr, &updated)) {
       if (record) record->candidates.push_back({"node/" + n.node->meta.name, ""});
@@ -352,6 +392,16 @@ Result Provision(const Scenario& sc, const ProvisionOptions& options) {
   solver.Run();
   result.hostname_seq = solver.HostnameSeq();
   return result;
+}
+
+Simulation Simulate(const Scenario& sc, const ProvisionOptions& options) {
+  Simulation out;
+  Solver solver(sc, options, out.result);
+  solver.KeepClaims(&out.claims);
+  solver.Run();
+  out.result.hostname_seq = solver.HostnameSeq();
+  solver.Keep(out);
+  return out;
 }
 
 bool PublishesFailedScheduling(const PodOutcome& o) {

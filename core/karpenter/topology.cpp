@@ -215,12 +215,13 @@ TopoGroup Topology::NewGroup(TopoType type, Symbol key, const PodData& pod, std:
 }
 
 void Topology::CountDomains(TopoGroup& g) const {
-  // Every state node registers its domain, NodeClaims in flight included (topology.go countDomains).
-  for (const auto* nodes : {&sc_.nodes, &sc_.in_flight_node_claims})
-    for (const auto& n : *nodes) {
-      if (!g.filter.Matches(TaintsOf(n), FromLabels(n.meta.labels), nullptr)) continue;
-      if (auto v = n.meta.labels.Get(g.key)) g.Register(*v);
-    }
+  // Every state node with a Node registers its domain; NodeClaims in flight do not (topology.go countDomains skips
+  // state nodes without a Node). Nodes being deleted are not among the state nodes the scheduler is given.
+  for (const auto& n : sc_.nodes) {
+    if (n.meta.deleting || (excluded_nodes_ && excluded_nodes_->count(n.meta.name))) continue;
+    if (!g.filter.Matches(TaintsOf(n), FromLabels(n.meta.labels), nullptr)) continue;
+    if (auto v = n.meta.labels.Get(g.key)) g.Register(*v);
+  }
   for (std::size_t i = 0; i < sc_.pods.size(); ++i) {
     const Pod& p = sc_.pods[i];
     if (excluded_[i] || p.node_name.empty() || p.Terminal() || p.meta.deleting) continue;

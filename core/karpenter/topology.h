@@ -101,6 +101,9 @@ class Topology {
   };
   void HostBlockers(const PodData& pod, std::vector<HostBlocker>& out) const;
   bool empty() const { return groups_.empty() && inverse_.empty(); }
+  // Nodes that are not among the scheduler's state nodes (a disruption simulation's candidates and deleting nodes):
+  // they register no domain. Set before the first Update.
+  void ExcludeNodes(const std::set<std::string>* names) { excluded_nodes_ = names; }
 
  private:
   // The inverse (anti-affinity) group with g's identity, added when there is none yet.
@@ -133,6 +136,7 @@ class Topology {
   // key -> domain -> taint lists of the pools offering it (an empty list: offered without taints).
   mutable std::map<Symbol, std::map<Symbol, std::vector<std::vector<Taint>>>> domain_groups_;
   std::vector<std::uint8_t> excluded_;
+  const std::set<std::string>* excluded_nodes_ = nullptr;
   std::map<std::string, const Node*> nodes_by_name_;
   std::map<const Node*, std::vector<Taint>> cordoned_taints_;
   std::vector<TopoGroup> groups_;

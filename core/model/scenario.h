@@ -23,6 +23,9 @@ struct Simulation {
   // (budget schedules; consolidateAfter, expireAfter).
   std::optional<std::int64_t> now;
   std::string now_text;
+  // spec.karpenter.featureGates.SpotToSpotConsolidation (Karpenter's --feature-gates; default false): whether
+  // consolidation may replace spot nodes with cheaper spot nodes.
+  bool spot_to_spot_consolidation = false;
 };
 
 // What the parser made of its input beyond the items themselves, for a summary of an imported cluster dump: what

@@ -3,9 +3,64 @@
 #include <algorithm>
 
 #include "core/karpenter/disruption/candidate.h"
+#include "core/karpenter/disruption/consolidation.h"
 #include "core/karpenter/disruption/methods.h"
+#include "core/karpenter/finalize.h"
 
 namespace kplace::karpenter::disruption {
+
+namespace {
+
+// The command as the controller would start it, with the plan: replacements and where each pod goes.
+Command ToCommand(const Scenario& sc, const Decision& d, const std::string& method, const std::string& reason) {
+  Command cmd;
+  cmd.method = method;
+  cmd.reason = reason;
+  cmd.decision = d.Kind();
+  cmd.text = d.String();
+  cmd.price = d.SourceCost();
+  cmd.savings = d.EstimatedSavings();
+  for (const Candidate* c : d.candidates) cmd.nodes.push_back(c->state->name);
+  const auto& catalogue = d.results.simulation.catalogue;
+  if (d.replace)
+    for (const NewClaim& nc : d.new_claims) {
+      Replacement rep;
+      rep.node_pool = nc.node_pool;
+      std::vector<const KType*> options;
+      for (int idx : nc.options) {
+        options.push_back(&catalogue[static_cast<std::size_t>(idx)]);
+        rep.instance_types.push_back(Text(options.back()->name));
+      }
+      rep.requirements = NodeClaimRequirements(nc.requirements, options);
+      if (!options.empty()) {
+        rep.instance_type = Text(options.front()->name);
+        if (const Offer* o = CheapestOffering(*options.front(), nc.requirements)) {
+          rep.zone = Text(o->zone);
+          rep.capacity_type = Text(o->capacity_type);
+          rep.price = o->price;
+        }
+      }
+      rep.pods = nc.pods;
+      cmd.replacements.push_back(std::move(rep));
+    }
+  const auto& outcomes = d.results.simulation.result.pods;
+  for (std::size_t i : d.results.moved) {
+    PodMove m;
+    m.pod = sc.pods[i].Key();
+    m.from = sc.pods[i].node_name;
+    const PodOutcome& o = outcomes[i];
+    if (o.kind == PodOutcomeKind::Node)
+      m.to = o.node;
+    else if (o.kind == PodOutcomeKind::Claim)
+      m.to = "replacement " + std::to_string(o.claim + 1);
+    if (auto e = d.results.pod_errors.find(m.pod); e != d.results.pod_errors.end()) m.error = e->second;
+    cmd.pods.push_back(std::move(m));
+  }
+  std::sort(cmd.pods.begin(), cmd.pods.end(), [](const PodMove& a, const PodMove& b) { return a.pod < b.pod; });
+  return cmd;
+}
+
+}  // namespace
 
 Report DryRun(const Scenario& sc, const std::set<std::string>& nominated) {
   Report r;
@@ -53,6 +108,22 @@ Report DryRun(const Scenario& sc, const std::set<std::string>& nominated) {
   };
   const Step steps[] = {
       {Method::Emptiness, "Emptiness"}, {Method::Drift, "Drift"}, {Method::MultiNodeConsolidation, "Consolidation"}};
+  DecisionContext ctx;
+  ctx.sc = &sc;
+  ctx.nodes = &nodes;
+  ctx.now = r.now;
+  ctx.spot_to_spot = sc.simulation.spot_to_spot_consolidation;
+  ctx.events = &events;
+  auto report_of = [&](const Candidate* c) -> NodeReport& {
+    for (auto& nr : r.nodes)
+      if (nr.name == c->state->name) return nr;
+    return r.nodes.front();  // unreachable: every candidate has a report
+  };
+  auto record = [&](const Verdicts& verdicts, const char* label) {
+    for (const auto& [c, outcome] : verdicts)
+      for (auto& v : report_of(c).methods)
+        if (v.method == label) v.outcome = outcome;
+  };
   bool acted = false;
   for (const Step& step : steps) {
     std::vector<const Candidate*> considered;
@@ -74,24 +145,56 @@ Report DryRun(const Scenario& sc, const std::set<std::string>& nominated) {
     if (step.method == Method::Emptiness) {
       std::vector<const Candidate*> held;
       std::vector<const Candidate*> deleted = EmptinessCommand(considered, budgets, &held);
-      for (const Candidate* c : held)
-        for (auto& nr : r.nodes)
-          if (nr.name == c->state->name) nr.held_by_budget = MethodReason(step.method);
+      for (const Candidate* c : held) report_of(c).held_by_budget = MethodReason(step.method);
       if (deleted.empty()) continue;
-      Command cmd;
-      cmd.method = step.label;
-      cmd.reason = MethodReason(step.method);
-      cmd.decision = "delete";
-      for (const Candidate* c : deleted) {
-        cmd.nodes.push_back(c->state->name);
-        cmd.savings += c->price;
-      }
-      r.commands.push_back(std::move(cmd));
+      Decision d;
+      d.candidates = deleted;
+      Verdicts verdicts;
+      for (const Candidate* c : deleted) verdicts[c] = "delete";
+      record(verdicts, step.label);
+      r.commands.push_back(ToCommand(sc, d, "Emptiness", MethodReason(step.method)));
       acted = true;
-    } else {
-      r.undecided.push_back(step.label);
-      acted = true;  // upstream would decide here (or move on when nothing fits): not modelled yet
+      continue;
     }
+    if (step.method == Method::Drift) {
+      Verdicts verdicts;
+      std::string error;
+      std::optional<Decision> d = Drift(ctx, considered, budgets, &verdicts, &error);
+      record(verdicts, step.label);
+      if (!error.empty()) {
+        r.error = "Drift: " + error;
+        break;  // the reconcile fails: later methods are not tried
+      }
+      if (!d) continue;
+      r.commands.push_back(ToCommand(sc, *d, "Drift", MethodReason(step.method)));
+      acted = true;
+      continue;
+    }
+    // Consolidation: kplace does not score Balanced NodePools yet.
+    if (std::any_of(considered.begin(), considered.end(), [](const Candidate* c) {
+          return c->node_pool->disruption.consolidation_policy == ConsolidationPolicy::Balanced;
+        })) {
+      r.undecided.push_back(step.label);
+      acted = true;
+      continue;
+    }
+    Verdicts verdicts;
+    std::string error;
+    std::optional<Decision> d = MultiNodeConsolidation(ctx, considered, budgets, &verdicts, &error);
+    if (!error.empty()) {
+      record(verdicts, step.label);
+      r.error = "MultiNodeConsolidation: " + error;
+      break;
+    }
+    std::string method = "MultiNodeConsolidation";
+    if (!d) {
+      d = SingleNodeConsolidation(ctx, considered, budgets, &verdicts);
+      method = "SingleNodeConsolidation";
+    }
+    record(verdicts, step.label);
+    if (!d) continue;
+    r.commands.push_back(ToCommand(sc, *d, method, MethodReason(step.method)));
+    acted = true;
   }
   // The recorder publishes an event once within its window.
   for (auto& e : events) {

@@ -1,7 +1,7 @@
 // Karpenter's disruption controller as a dry run over a scenario's cluster (pkg/controllers/disruption
 // controller.go Reconcile): every node's candidacy and the verdict of each method, the NodePools' budgets, and the
-// command the first method that acts would issue. So far Emptiness decides; Drift and consolidation report their
-// candidates (their scheduling simulation is not modelled yet).
+// command the first method that acts would issue (Emptiness, Drift, multi-node then single-node consolidation), with
+// its replacements and where each pod would go.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +21,9 @@ struct MethodVerdict {
   std::string method;  // Emptiness, Drift, Consolidation
   bool considered = false;
   std::string why;  // why it does not consider the node ("" when it does)
+  // When the method evaluated the node: "delete" or "replace" (it acted on it), or why not in upstream's words
+  // ("Can't replace with a cheaper node", "Not all pods would schedule, ..."). "" when it did not get to the node.
+  std::string outcome;
 };
 
 struct NodeReport {
@@ -43,12 +46,34 @@ struct NodeReport {
   std::string held_by_budget;
 };
 
+// A NodeClaim a command launches in place of its nodes.
+struct Replacement {
+  std::string node_pool;
+  std::vector<std::string> instance_types;  // the options, cheapest first
+  std::vector<std::string> requirements;    // the NodeClaim's requirements as created
+  // The launch kplace expects: the cheapest option's cheapest available offering under the requirements.
+  std::string instance_type, zone, capacity_type;
+  double price = 0;
+  std::vector<std::string> pods;  // keys of the pods the simulation put there
+};
+
+// Where a pod of a disrupted node goes in the simulation.
+struct PodMove {
+  std::string pod, from;
+  std::string to;  // a node name, or "replacement <n>" (1-based); "" when it would not schedule
+  std::string error;
+};
+
 struct Command {
-  std::string method;    // Emptiness
-  std::string reason;    // Empty
-  std::string decision;  // delete
+  std::string method;    // Emptiness, Drift, MultiNodeConsolidation, SingleNodeConsolidation
+  std::string reason;    // Empty, Drifted, Underutilized
+  std::string decision;  // delete, replace
   std::vector<std::string> nodes;
-  double savings = 0;  // per hour: the deleted nodes' prices
+  std::string text;    // upstream's short String(): "replace: [a] -> [1 replacement]"
+  double price = 0;    // per hour: the disrupted nodes' prices (SourceCost)
+  double savings = 0;  // per hour: EstimatedSavings
+  std::vector<Replacement> replacements;
+  std::vector<PodMove> pods;  // the disrupted nodes' pods the simulation placed again, by key
 };
 
 struct Report {
@@ -57,8 +82,10 @@ struct Report {
   // Per NodePool, per reason (Empty, Drifted, Underutilized).
   std::map<std::string, std::map<std::string, NodePoolBudget>> budgets;
   std::vector<Command> commands;
-  // Methods that found candidates but whose decision needs the scheduling simulation (not modelled yet).
+  // Methods that found candidates but whose decision kplace does not model (consolidation of Balanced NodePools).
   std::vector<std::string> undecided;
+  // A simulation error that ended the reconcile ("creating scheduler, no nodepools found"), with its method.
+  std::string error;
   std::vector<Event> events;  // deduplicated, in the order the controller publishes them
 };
 
