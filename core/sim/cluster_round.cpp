@@ -163,6 +163,8 @@ void Runner::DisruptionDryRun() {
   for (std::size_t i = 0; i < settled.pods.size(); ++i) {
     settled.pods[i].priority = priorities_[i];
     const PodResult& r = pods_[i];
+    // A pod left pending carries kube-scheduler's PodScheduled=False/Unschedulable (Karpenter's provisionable pods).
+    if (settled.pods[i].node_name.empty() && !r.unschedulable.empty()) settled.pods[i].marked_unschedulable = true;
     if (r.node.empty() && !r.karpenter.empty() && r.karpenter.back().target.rfind("node/", 0) == 0)
       nominated.insert(r.karpenter.back().node);
   }

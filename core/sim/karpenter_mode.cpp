@@ -1,9 +1,38 @@
 // karpenter mode: one provisioning round of Karpenter's scheduler over the pending pods.
 #include "core/karpenter/scheduler.h"
 #include "core/sim/admission.h"
+#include "core/sim/launch.h"
 #include "core/sim/runner.h"
 
 namespace kplace::sim {
+
+namespace {
+
+// The cluster right after the round, as the disruption controller finds it: the NodeClaims the round decided on are
+// launched and in flight (no Node yet, so not initialized). The pending pods stay pending: a disruption simulation
+// places them again, on these NodeClaims when nothing initialized has room, instead of creating NodeClaims of its own.
+void AddLaunchedClaims(Scenario& sc, const karpenter::Result& k) {
+  const std::int64_t now = karpenter::disruption::EvaluationTime(sc);
+  for (const auto& claim : k.claims) {
+    Node n = NodeForClaim(sc, claim);
+    Labels labels;  // not registered nor initialized yet
+    for (auto [key, value] : n.meta.labels.entries())
+      if (Text(key) != "karpenter.sh/registered" && Text(key) != "karpenter.sh/initialized") labels.Set(key, value);
+    n.meta.labels = labels;
+    n.meta.creation_unix = now;
+    NodeClaim c;
+    c.meta = n.meta;
+    c.taints = n.taints;
+    c.allocatable = n.allocatable;
+    c.capacity = n.capacity;
+    c.launched = true;
+    c.conditions.push_back({"Launched", "True", "", now});
+    sc.node_claims.push_back(std::move(c));
+    sc.in_flight_node_claims.push_back(std::move(n));
+  }
+}
+
+}  // namespace
 
 // karpenter mode: one provisioning round of Karpenter's scheduler over the pending pods (no kube-scheduler, no
 // DaemonSet expansion: Karpenter reserves DaemonSet overhead itself).
@@ -40,6 +69,7 @@ SimResult RunKarpenter(Scenario sc, const RunOptions& options) {
     for (const auto& o : k.pods)
       if (o.kind == karpenter::PodOutcomeKind::Node) nominated.insert(o.node);
     for (std::size_t i = 0; i < sc.pods.size(); ++i) sc.pods[i].priority = priorities[i];
+    AddLaunchedClaims(sc, k);
     result.disruption = options.disruption(sc, nominated);
   }
   result.karpenter = std::move(k);

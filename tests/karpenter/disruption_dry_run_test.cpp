@@ -128,6 +128,31 @@ TEST(DisruptionDryRun, ClusterModeSeesTheSettledCluster) {
   EXPECT_EQ(a->methods[2].outcome, "Can't replace with a cheaper node");
 }
 
+TEST(DisruptionDryRun, KarpenterModeTheRoundsNodeClaimsAreInFlight) {
+  // A pending 2-cpu pod that only a new m5.large can take. The dry run sees the round's NodeClaim launched and in
+  // flight: consolidating node-a, the simulation puts the pending pod there (tried after initialized nodes; an error
+  // on a pending pod does not count) rather than creating a NodeClaim for it, so node-a's web pod alone needs a new
+  // m5.large, which is not cheaper. Without the in-flight NodeClaim it would have taken two new NodeClaims.
+  json pending = PodOn("batch", "");
+  pending["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "2";
+  pending["status"] = {{"phase", "Pending"},
+                       {"conditions", {{{"type", "PodScheduled"}, {"status", "False"}, {"reason", "Unschedulable"}}}}};
+  sim::SimResult r =
+      RunItems({Sim("karpenter", ""), Pool(), Type(), ManagedNode("node-a"), PodOn("web", "node-a"), pending});
+  ASSERT_TRUE(r.disruption);
+  ASSERT_EQ(r.karpenter->claims.size(), 1u);
+  const std::string claim = r.karpenter->claims[0].name;
+  const auto* in_flight = NodeNamed(r, claim);
+  ASSERT_TRUE(in_flight);
+  EXPECT_FALSE(in_flight->candidate);
+  EXPECT_EQ(in_flight->blocked, "nodeclaim does not have an associated node");
+  const auto* a = NodeNamed(r, "node-a");
+  ASSERT_TRUE(a && a->candidate);
+  ASSERT_EQ(a->methods.size(), 3u);
+  EXPECT_EQ(a->methods[2].outcome, "Can't replace with a cheaper node");
+  EXPECT_TRUE(r.disruption->commands.empty());
+}
+
 TEST(DisruptionDryRun, EvictionCostUsesTheAdmittedPriority) {
   // A pod whose PriorityClass is very low costs nothing to evict (1 + priority / 2^25 < 0): its node is empty.
   json pc = {{"apiVersion", "scheduling.k8s.io/v1"},
