@@ -138,6 +138,7 @@ void WriteDisruption(JsonWriter& w, const karpenter::disruption::Report& r) {
     if (details && !n.capacity_type.empty()) w.Member("capacityType", n.capacity_type);
     if (details) w.Member("consolidatable", n.consolidatable);
     if (details) w.Member("disruptionCost", n.disruption_cost);
+    if (!n.drifted.empty()) w.Member("drifted", n.drifted);
     if (details) w.Member("empty", n.empty);
     if (!n.held_by_budget.empty()) w.Member("heldByBudget", n.held_by_budget);
     if (details && !n.instance_type.empty()) w.Member("instanceType", n.instance_type);

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "core/karpenter/disruption/budgets.h"
+#include "core/karpenter/pod.h"
+#include "core/karpenter/requirements.h"
 
 namespace kplace::karpenter::disruption {
 namespace {
@@ -141,6 +143,36 @@ bool Consolidatable(const StateNode& n, const NodePool& pool, const Scenario& sc
     return no("consolidateAfter (" + pool.disruption.consolidate_after_text +
               ") has not passed since the last pod event");
   return true;
+}
+
+std::string DriftReason(const StateNode& n, const NodePool& pool) {
+  if (n.claim)
+    if (const auto* c = n.claim->FindCondition("Drifted"))
+      return c->status == "True" ? (c->reason.empty() ? "Drifted" : c->reason) : "";
+  if (n.claim && !n.claim->launched) return "";
+  const ObjectMeta& claim_meta = n.claim ? n.claim->meta : n.node->meta;
+  const std::string* pool_hash = pool.meta.Annotation("karpenter.sh/nodepool-hash");
+  const std::string* pool_version = pool.meta.Annotation("karpenter.sh/nodepool-hash-version");
+  const std::string* claim_hash = claim_meta.Annotation("karpenter.sh/nodepool-hash");
+  const std::string* claim_version = claim_meta.Annotation("karpenter.sh/nodepool-hash-version");
+  if (pool_hash && pool_version && claim_hash && claim_version && *pool_version == *claim_version &&
+      *pool_hash != *claim_hash)
+    return "NodePoolDrifted";
+  // Every NodePool requirement is compatible with the NodeClaim's labels.
+  Requirements pool_reqs;
+  for (const auto& r : pool.requirements) {
+    LabelRequirement lr = r.requirement;
+    lr.key = NormalizeKey(lr.key);
+    pool_reqs.Add(Requirement::FromSelector(lr, r.min_values));
+  }
+  // The NodeClaim's labels; a hand-written NodeClaim often lists only its NodePool, so its Node's labels complete
+  // them (a registered NodeClaim's labels are on its Node too).
+  Labels labels = n.claim ? n.claim->meta.labels : n.node->meta.labels;
+  if (n.claim && n.node)
+    for (auto [key, value] : n.node->meta.labels.entries())
+      if (!labels.Has(key)) labels.Set(key, value);
+  if (!IsCompatible(FromLabels(labels), pool_reqs, nullptr)) return "RequirementsDrifted";
+  return "";
 }
 
 std::map<std::string, NodePoolBudget> BuildBudgetMapping(const Scenario& sc, const std::vector<StateNode>& nodes,

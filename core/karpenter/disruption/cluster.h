@@ -64,6 +64,14 @@ std::optional<std::int64_t> LastPodEventTime(const StateNode& n, const Scenario&
 bool Consolidatable(const StateNode& n, const NodePool& pool, const Scenario& sc, std::int64_t now,
                     std::string* why = nullptr);
 
+// Why the NodeClaim has drifted from its NodePool, as the nodeclaim disruption controller's Drift sets the Drifted
+// condition (nodeclaim/disruption/drift.go): "" when it has not. A Drifted condition given on the NodeClaim wins
+// (True: its reason, or "Drifted"; False: not drifted); otherwise, for a launched NodeClaim: NodePoolDrifted when the
+// NodePool's karpenter.sh/nodepool-hash annotation differs from the NodeClaim's (both with the same hash version),
+// RequirementsDrifted when the NodeClaim's labels do not meet the NodePool's requirements. Not modelled:
+// InstanceTypeNotFound and the cloud provider's own drift.
+std::string DriftReason(const StateNode& n, const NodePool& pool);
+
 struct NodePoolBudget {
   std::int64_t nodes = 0;       // managed, initialized nodes of the NodePool (not InstanceTerminating)
   std::int64_t disrupting = 0;  // of those, NotReady or marked for deletion

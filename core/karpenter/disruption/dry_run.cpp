@@ -94,6 +94,7 @@ Report DryRun(const Scenario& sc, const std::set<std::string>& nominated) {
       nr.empty = c->IsEmpty();
       for (std::size_t p : c->reschedulable_pods) nr.reschedulable_pods.push_back(sc.pods[p].Key());
       nr.consolidatable = Consolidatable(n, *c->node_pool, sc, r.now, &nr.not_consolidatable);
+      nr.drifted = DriftReason(n, *c->node_pool);
     }
     r.nodes.push_back(std::move(nr));
   }

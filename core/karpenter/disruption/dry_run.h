@@ -39,6 +39,7 @@ struct NodeReport {
   double disruption_cost = 0;  // RescheduleDisruptionCost
   bool empty = false;
   bool consolidatable = false;
+  std::string drifted;                          // DriftReason: why its NodeClaim has drifted ("" when it has not)
   std::string not_consolidatable;               // why the Consolidatable condition is not True
   std::vector<std::string> reschedulable_pods;  // keys
   std::vector<MethodVerdict> methods;

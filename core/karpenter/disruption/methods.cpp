@@ -55,10 +55,8 @@ bool ShouldDisrupt(Method m, const Candidate& c, const Scenario& sc, std::int64_
       if (!c.IsEmpty()) return no("not empty");
       if (!Consolidatable(n, pool, sc, now, &not_consolidatable)) return no(not_consolidatable);
       return true;
-    case Method::Drift: {
-      const bool drifted = n.claim && n.claim->ConditionTrue("Drifted");
-      return drifted ? true : no("not drifted");
-    }
+    case Method::Drift:
+      return !DriftReason(n, pool).empty() ? true : no("not drifted");
     case Method::MultiNodeConsolidation:
     case Method::SingleNodeConsolidation:
       // consolidation.go ShouldDisrupt.
