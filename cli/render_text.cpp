@@ -257,7 +257,11 @@ std::string RenderDisruption(const karpenter::disruption::Report& r) {
       {"  NODE", "NODEPOOL", "CANDIDATE", "EMPTINESS", "DRIFT", "CONSOLIDATION"}};
   auto verdict = [](const karpenter::disruption::NodeReport& n, const char* method) -> std::string {
     for (const auto& m : n.methods)
-      if (m.method == method) return !m.considered ? m.why : m.outcome.empty() ? "considered" : m.outcome;
+      if (m.method == method) {
+        std::string v = !m.considered ? m.why : m.outcome.empty() ? "considered" : m.outcome;
+        if (m.considered && std::string(method) == "Drift" && !n.drifted.empty()) v += " (" + n.drifted + ")";
+        return v;
+      }
     return "-";
   };
   for (const auto& n : r.nodes) {
