@@ -1,5 +1,5 @@
 // kplace: place pods as kube-scheduler would.
-//   kplace run [--format text|json] [--explain NS/POD] [--instance-types KWOK_FILE] FILE   (FILE "-" = stdin)
+//   kplace run [--format text|json] [--explain NS/POD|node/NAME] [--instance-types KWOK_FILE] FILE   (FILE "-" = stdin)
 //   kplace validate FILE
 //   kplace convert kubectl FILE     (a cluster dump -> the scenario List kplace reads from it)
 //   kplace convert kwok KWOK_FILE   (Karpenter kwok instance_types.json -> kplace InstanceType items)
@@ -25,7 +25,7 @@ namespace {
 
 std::string UsageText() {
   return "usage:\n"
-         "  kplace run [--format text|json] [--explain NAMESPACE/POD] [--instance-types KWOK_FILE] FILE\n"
+         "  kplace run [--format text|json] [--explain NAMESPACE/POD|node/NAME] [--instance-types KWOK_FILE] FILE\n"
          "  kplace validate FILE\n"
          "  kplace convert kubectl FILE\n"
          "  kplace convert kwok KWOK_FILE\n"
@@ -167,7 +167,7 @@ int main(int argc, char** argv) {
         if (format != "text" && format != "json") return Usage("--format must be text or json");
       } else if (cmd == "run" && (a == "--explain" || a.rfind("--explain=", 0) == 0)) {
         explain = value("--explain");
-        if (explain.find('/') == std::string::npos) return Usage("--explain takes NAMESPACE/POD");
+        if (explain.find('/') == std::string::npos) return Usage("--explain takes NAMESPACE/POD or node/NAME");
       } else if (cmd == "run" && (a == "--instance-types" || a.rfind("--instance-types=", 0) == 0)) {
         instance_types_file = value("--instance-types");
         if (instance_types_file.empty()) return Usage("--instance-types needs a file");
@@ -201,12 +201,30 @@ int main(int argc, char** argv) {
       return 0;
     }
     kplace::sim::RunOptions options;
-    if (!explain.empty()) options.explain.insert(explain);
+    // node/NAME: Karpenter's disruption verdicts for a node (kubectl's type/name form; a pod in a namespace called
+    // "node" cannot be explained).
+    const std::string explain_node = explain.rfind("node/", 0) == 0 ? explain.substr(5) : "";
+    if (!explain_node.empty())
+      options.explain_nodes.push_back(explain_node);
+    else if (!explain.empty())
+      options.explain.insert(explain);
     options.disruption = &kplace::karpenter::disruption::DryRun;
     kplace::sim::SimResult result = kplace::sim::Run(std::move(scenario), options);
     std::string out;
     bool result_json = false;  // the result document, written to stdout as it is produced
-    if (result.karpenter) {
+    if (!explain_node.empty()) {
+      if (!result.disruption) {
+        std::cerr << "kplace: --explain: node/" << explain_node
+                  << ": no disruption dry run (it needs karpenter or cluster mode and nodes Karpenter manages)\n";
+        return 2;
+      }
+      kplace::io::Json j = kplace::io::NodeExplanationToJson(result, explain_node);
+      if (j.is_null()) {
+        std::cerr << "kplace: --explain: no node " << explain_node << " in the cluster\n";
+        return 2;
+      }
+      out = format == "json" ? kplace::io::Dump(j) : kplace::cli::RenderNodeExplanation(explain_node, result);
+    } else if (result.karpenter) {
       // karpenter mode: Karpenter's own records (no kube-scheduler cycles ran).
       if (!explain.empty()) {
         kplace::io::Json j = kplace::io::KarpenterExplanationToJson(result, explain);

@@ -249,6 +249,37 @@ std::string Price(double p) {
   return buf;
 }
 
+// A number as %g prints it (a disruption cost: 2, 1.5).
+std::string Number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// One disruption command: its text, savings, replacements and where each pod goes.
+std::string RenderCommand(const karpenter::disruption::Command& c) {
+  char monthly[48];
+  std::snprintf(monthly, sizeof monthly, "$%.2f/month", c.savings * 730);
+  std::string out = c.method + " " + c.text + (c.reason.empty() ? "" : " (reason " + c.reason + ")") + ", saving " +
+                    Price(c.savings) + " (" + monthly + ")\n";
+  for (std::size_t i = 0; i < c.replacements.size(); ++i) {
+    const auto& rep = c.replacements[i];
+    std::string types;
+    for (std::size_t t = 0; t < rep.instance_types.size() && t < 5; ++t)
+      types += (t ? ", " : "") + rep.instance_types[t];
+    if (rep.instance_types.size() > 5) types += " and " + std::to_string(rep.instance_types.size() - 5) + " other(s)";
+    out += "    replacement " + std::to_string(i + 1) + ": NodePool " + rep.node_pool + ", " + rep.instance_type +
+           (rep.zone.empty() ? "" : " in " + rep.zone) +
+           (rep.capacity_type.empty() ? "" : " (" + rep.capacity_type + ")") + " at " + Price(rep.price) +
+           "; options " + types + "\n";
+  }
+  for (const auto& m : c.pods)
+    out += "    " + m.pod + ": " + m.from + " -> " +
+           (m.to.empty() ? (m.error.rfind("stays", 0) == 0 ? m.error : "would not schedule: " + m.error) : m.to) +
+           (m.to.empty() || m.error.empty() ? "" : " (" + m.error + ")") + "\n";
+  return out;
+}
+
 // Karpenter's disruption dry run: each node's candidacy and each method's verdict, the budgets, the command.
 std::string RenderDisruption(const karpenter::disruption::Report& r) {
   std::string out = "\nDisruption (Karpenter's disruption controller, dry run at " +
@@ -288,26 +319,7 @@ std::string RenderDisruption(const karpenter::disruption::Report& r) {
   out += "  Budgets (disruptions allowed now):\n" + Table(budgets);
   for (const auto& [pool, reasons] : r.budgets)
     if (!reasons.begin()->second.error.empty()) out += "  " + pool + ": " + reasons.begin()->second.error + "\n";
-  for (const auto& c : r.commands) {
-    char monthly[48];
-    std::snprintf(monthly, sizeof monthly, "$%.2f/month", c.savings * 730);
-    out += "  Command: " + c.method + " " + c.text + " (reason " + c.reason + "), saving " + Price(c.savings) + " (" +
-           monthly + ")\n";
-    for (std::size_t i = 0; i < c.replacements.size(); ++i) {
-      const auto& rep = c.replacements[i];
-      std::string types;
-      for (std::size_t t = 0; t < rep.instance_types.size() && t < 5; ++t)
-        types += (t ? ", " : "") + rep.instance_types[t];
-      if (rep.instance_types.size() > 5) types += " and " + std::to_string(rep.instance_types.size() - 5) + " other(s)";
-      out += "    replacement " + std::to_string(i + 1) + ": NodePool " + rep.node_pool + ", " + rep.instance_type +
-             (rep.zone.empty() ? "" : " in " + rep.zone) +
-             (rep.capacity_type.empty() ? "" : " (" + rep.capacity_type + ")") + " at " + Price(rep.price) +
-             "; options " + types + "\n";
-    }
-    for (const auto& m : c.pods)
-      out += "    " + m.pod + ": " + m.from + " -> " + (m.to.empty() ? "would not schedule: " + m.error : m.to) +
-             (m.to.empty() || m.error.empty() ? "" : " (" + m.error + ")") + "\n";
-  }
+  for (const auto& c : r.commands) out += "  Command: " + RenderCommand(c);
   if (!r.error.empty()) out += "  The reconcile failed: " + r.error + "\n";
   std::vector<std::string> held;
   for (const auto& n : r.nodes)
@@ -459,6 +471,54 @@ std::string RenderClusterExplanation(const sim::PodResult& pod, const sim::SimRe
     out += "\nKarpenter, round " + std::to_string(r.round) + ":\n" + KarpenterRecord(*r.provision, o);
   }
   if (!pod.disagreement.empty()) out += "\nDisagreement: " + pod.disagreement + "\n";
+  return out;
+}
+
+}  // namespace kplace::cli
+
+namespace kplace::cli {
+
+std::string RenderNodeExplanation(const std::string& node, const sim::SimResult& result) {
+  const karpenter::disruption::NodeExplanation* x = nullptr;
+  for (const auto& e : result.disruption->explained)
+    if (e.node == node) x = &e;
+  const karpenter::disruption::NodeReport* n = nullptr;
+  for (const auto& r : result.disruption->nodes)
+    if (r.name == node) n = &r;
+  std::string out = "node/" + node + " (Karpenter's disruption controller, dry run at " +
+                    karpenter::disruption::FormatRfc3339(result.disruption->now) + ")\n";
+  out += "  Candidate checks:\n";
+  for (const auto& c : x->checks)
+    out += std::string("    ") + (c.passed ? "pass  " : "FAIL  ") + c.check + (c.error.empty() ? "" : ": " + c.error) +
+           "\n";
+  if (n && n->candidate) {
+    out += "  " + n->instance_type + " " + n->capacity_type + " in " + n->zone + ", " + Price(n->price) +
+           ", disruption cost " + Number(n->disruption_cost) + (n->empty ? " (empty)" : "") + "\n";
+    out += std::string("  Consolidatable: ") + (n->consolidatable ? "yes" : "no: " + n->not_consolidatable) + "\n";
+    if (!n->drifted.empty()) out += "  Drifted: " + n->drifted + "\n";
+  }
+  if (n && !n->methods.empty()) {
+    out += "  Methods (in the controller's order):\n";
+    for (const auto& m : n->methods) {
+      out += "    " + m.method + ": ";
+      if (!m.considered)
+        out += "not considered: " + m.why;
+      else if (!m.outcome.empty())
+        out += m.outcome;
+      else
+        out += "considered, not reached (an earlier method or candidate acted)";
+      out += "\n";
+    }
+    if (!n->held_by_budget.empty()) out += "    held back by the " + n->held_by_budget + " budget\n";
+  }
+  if (!x->consolidation.empty()) {
+    out += "  Single-node consolidation of this node alone: " + x->consolidation + "\n";
+    if (x->consolidation_command) out += "    " + RenderCommand(*x->consolidation_command);
+  }
+  if (!x->drain_error.empty())
+    out += "  If drained: " + x->drain_error + "\n";
+  else if (x->drain)
+    out += "  If drained (its NodeClaim deleted): " + RenderCommand(*x->drain).substr(std::string("Drain ").size());
   return out;
 }
 

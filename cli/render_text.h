@@ -13,6 +13,8 @@ std::string RenderExplanation(const sim::PodResult& pod, const sim::SimResult& r
 std::string RenderKarpenterTable(const sim::SimResult& result);
 // karpenter mode: every existing node, NodeClaim and NodePool tried for the pod, per relaxation step.
 std::string RenderKarpenterExplanation(const std::string& pod_key, const sim::SimResult& result);
+// `--explain node/NAME`: the disruption dry run's checks, verdicts and what-ifs for one node (it must be explained).
+std::string RenderNodeExplanation(const std::string& node, const sim::SimResult& result);
 // cluster mode: the NodeClaims launched, the rounds of the loop and the disagreements.
 std::string RenderClusterLoop(const sim::SimResult& result);
 // cluster mode: Karpenter's record of the pod in every round, and its disagreement.

@@ -80,6 +80,77 @@ void WriteBudget(JsonWriter& w, const karpenter::disruption::NodePoolBudget& b) 
   w.EndObject();
 }
 
+void WriteCommand(JsonWriter& w, const karpenter::disruption::Command& c) {
+  w.BeginObject();
+  w.Member("decision", c.decision);
+  w.Member("method", c.method);
+  w.Member("nodes", c.nodes);
+  w.Key("pods").BeginArray();
+  for (const auto& m : c.pods) {
+    w.BeginObject();
+    if (!m.error.empty()) w.Member("error", m.error);
+    w.Member("from", m.from);
+    w.Member("pod", m.pod);
+    if (!m.to.empty()) w.Member("to", m.to);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Member("price", c.price);
+  w.Member("reason", c.reason);
+  w.Key("replacements").BeginArray();
+  for (const auto& rep : c.replacements) {
+    w.BeginObject();
+    if (!rep.capacity_type.empty()) w.Member("capacityType", rep.capacity_type);
+    w.Member("instanceType", rep.instance_type);
+    w.Member("instanceTypes", rep.instance_types);
+    w.Member("nodePool", rep.node_pool);
+    w.Member("pods", rep.pods);
+    w.Member("price", rep.price);
+    w.Member("requirements", rep.requirements);
+    if (!rep.zone.empty()) w.Member("zone", rep.zone);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Member("savings", c.savings);
+  w.Member("text", c.text);
+  w.EndObject();
+}
+
+void WriteNodeReport(JsonWriter& w, const karpenter::disruption::NodeReport& n) {
+  w.BeginObject();
+  if (!n.blocked.empty()) w.Member("blocked", n.blocked);
+  w.Member("candidate", n.candidate);
+  const bool details = !n.methods.empty() || n.candidate;
+  if (details && !n.capacity_type.empty()) w.Member("capacityType", n.capacity_type);
+  if (details) w.Member("consolidatable", n.consolidatable);
+  if (details) w.Member("disruptionCost", n.disruption_cost);
+  if (!n.drifted.empty()) w.Member("drifted", n.drifted);
+  if (details) w.Member("empty", n.empty);
+  if (!n.held_by_budget.empty()) w.Member("heldByBudget", n.held_by_budget);
+  if (details && !n.instance_type.empty()) w.Member("instanceType", n.instance_type);
+  w.Member("managed", n.managed);
+  if (!n.methods.empty()) {
+    w.Key("methods").BeginObject();
+    std::vector<karpenter::disruption::MethodVerdict> methods = n.methods;
+    std::sort(methods.begin(), methods.end(), [](const auto& a, const auto& b) { return a.method < b.method; });
+    for (const auto& m : methods) {
+      w.Key(m.method).BeginObject();
+      w.Member("considered", m.considered);
+      if (!m.outcome.empty()) w.Member("outcome", m.outcome);
+      if (!m.why.empty()) w.Member("why", m.why);
+      w.EndObject();
+    }
+    w.EndObject();
+  }
+  if (!n.node_claim.empty()) w.Member("nodeClaim", n.node_claim);
+  if (!n.node_pool.empty()) w.Member("nodePool", n.node_pool);
+  if (details && !n.not_consolidatable.empty()) w.Member("notConsolidatable", n.not_consolidatable);
+  if (details) w.Member("price", n.price);
+  if (details) w.Member("reschedulablePods", n.reschedulable_pods);
+  if (details && !n.zone.empty()) w.Member("zone", n.zone);
+  w.EndObject();
+}
+
 // Karpenter's disruption dry run (karpenter::disruption::Report), documented in docs/scenario-format.md.
 void WriteDisruption(JsonWriter& w, const karpenter::disruption::Report& r) {
   w.BeginObject();
@@ -91,79 +162,12 @@ void WriteDisruption(JsonWriter& w, const karpenter::disruption::Report& r) {
   }
   w.EndObject();
   w.Key("commands").BeginArray();
-  for (const auto& c : r.commands) {
-    w.BeginObject();
-    w.Member("decision", c.decision);
-    w.Member("method", c.method);
-    w.Member("nodes", c.nodes);
-    w.Key("pods").BeginArray();
-    for (const auto& m : c.pods) {
-      w.BeginObject();
-      if (!m.error.empty()) w.Member("error", m.error);
-      w.Member("from", m.from);
-      w.Member("pod", m.pod);
-      if (!m.to.empty()) w.Member("to", m.to);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.Member("price", c.price);
-    w.Member("reason", c.reason);
-    w.Key("replacements").BeginArray();
-    for (const auto& rep : c.replacements) {
-      w.BeginObject();
-      if (!rep.capacity_type.empty()) w.Member("capacityType", rep.capacity_type);
-      w.Member("instanceType", rep.instance_type);
-      w.Member("instanceTypes", rep.instance_types);
-      w.Member("nodePool", rep.node_pool);
-      w.Member("pods", rep.pods);
-      w.Member("price", rep.price);
-      w.Member("requirements", rep.requirements);
-      if (!rep.zone.empty()) w.Member("zone", rep.zone);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.Member("savings", c.savings);
-    w.Member("text", c.text);
-    w.EndObject();
-  }
+  for (const auto& c : r.commands) WriteCommand(w, c);
   w.EndArray();
   if (!r.error.empty()) w.Member("error", r.error);
   WriteDisruptionEvents(w.Key("events"), r.events);
   w.Key("nodes").BeginObject();
-  for (const auto& n : r.nodes) {
-    w.Key(n.name).BeginObject();
-    if (!n.blocked.empty()) w.Member("blocked", n.blocked);
-    w.Member("candidate", n.candidate);
-    const bool details = !n.methods.empty() || n.candidate;
-    if (details && !n.capacity_type.empty()) w.Member("capacityType", n.capacity_type);
-    if (details) w.Member("consolidatable", n.consolidatable);
-    if (details) w.Member("disruptionCost", n.disruption_cost);
-    if (!n.drifted.empty()) w.Member("drifted", n.drifted);
-    if (details) w.Member("empty", n.empty);
-    if (!n.held_by_budget.empty()) w.Member("heldByBudget", n.held_by_budget);
-    if (details && !n.instance_type.empty()) w.Member("instanceType", n.instance_type);
-    w.Member("managed", n.managed);
-    if (!n.methods.empty()) {
-      w.Key("methods").BeginObject();
-      std::vector<karpenter::disruption::MethodVerdict> methods = n.methods;
-      std::sort(methods.begin(), methods.end(), [](const auto& a, const auto& b) { return a.method < b.method; });
-      for (const auto& m : methods) {
-        w.Key(m.method).BeginObject();
-        w.Member("considered", m.considered);
-        if (!m.outcome.empty()) w.Member("outcome", m.outcome);
-        if (!m.why.empty()) w.Member("why", m.why);
-        w.EndObject();
-      }
-      w.EndObject();
-    }
-    if (!n.node_claim.empty()) w.Member("nodeClaim", n.node_claim);
-    if (!n.node_pool.empty()) w.Member("nodePool", n.node_pool);
-    if (details && !n.not_consolidatable.empty()) w.Member("notConsolidatable", n.not_consolidatable);
-    if (details) w.Member("price", n.price);
-    if (details) w.Member("reschedulablePods", n.reschedulable_pods);
-    if (details && !n.zone.empty()) w.Member("zone", n.zone);
-    w.EndObject();
-  }
+  for (const auto& n : r.nodes) WriteNodeReport(w.Key(n.name), n);
   w.EndObject();
   w.Member("now", karpenter::disruption::FormatRfc3339(r.now));
   w.Member("undecided", r.undecided);
@@ -613,6 +617,35 @@ Json KarpenterExplanationToJson(const sim::SimResult& result, const std::string&
   if (!result.karpenter) return Json();
   for (const auto& o : result.karpenter->pods)
     if (o.key == pod_key) return KarpenterRecordJson(*result.karpenter, o);
+  return Json();
+}
+
+Json NodeExplanationToJson(const sim::SimResult& result, const std::string& node) {
+  if (!result.disruption) return Json();
+  for (const auto& x : result.disruption->explained) {
+    if (x.node != node) continue;
+    std::string text;
+    JsonWriter w(text);
+    w.BeginObject();
+    w.Key("checks").BeginArray();
+    for (const auto& c : x.checks) {
+      w.BeginObject();
+      w.Member("check", c.check);
+      if (!c.error.empty()) w.Member("error", c.error);
+      w.Member("passed", c.passed);
+      w.EndObject();
+    }
+    w.EndArray();
+    if (!x.consolidation.empty()) w.Member("consolidation", x.consolidation);
+    if (x.consolidation_command) WriteCommand(w.Key("consolidationCommand"), *x.consolidation_command);
+    if (x.drain) WriteCommand(w.Key("drain"), *x.drain);
+    if (!x.drain_error.empty()) w.Member("drainError", x.drain_error);
+    w.Member("node", x.node);
+    for (const auto& n : result.disruption->nodes)
+      if (n.name == node) WriteNodeReport(w.Key("record"), n);
+    w.EndObject();
+    return Json::parse(text);
+  }
   return Json();
 }
 

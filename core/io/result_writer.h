@@ -27,6 +27,10 @@ Json ClusterExplanationToJson(const sim::SimResult& result, const sim::PodResult
 // The explanation the mode records: Karpenter's (karpenter mode), kube-scheduler's plus Karpenter's rounds
 // (cluster mode with NodePools) or kube-scheduler's.
 Json PodExplanationToJson(const sim::SimResult& result, const sim::PodResult& pod);
+// `kplace run --explain node/NAME`: what Karpenter's disruption dry run says about the node (its record in the
+// dry run, NewCandidate's checks, single-node consolidation of it alone, the drain what-if); null when the run has
+// no dry run or the dry run did not explain that node (RunOptions::explain_nodes).
+Json NodeExplanationToJson(const sim::SimResult& result, const std::string& node);
 // One paragraph saying what kplace made of an imported dump (the result's "import"): nodes, pods bound and pending,
 // pods left to another scheduler, finished and terminating pods, controller pods not created again, kinds not
 // simulated. Empty when there is nothing to say (a hand-written List).

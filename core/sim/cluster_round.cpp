@@ -168,7 +168,7 @@ void Runner::DisruptionDryRun() {
     if (r.node.empty() && !r.karpenter.empty() && r.karpenter.back().target.rfind("node/", 0) == 0)
       nominated.insert(r.karpenter.back().node);
   }
-  result_.disruption = options_.disruption(settled, nominated);
+  result_.disruption = options_.disruption(settled, nominated, options_.explain_nodes);
 }
 
 void Runner::Finish() {

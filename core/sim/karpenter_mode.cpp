@@ -70,7 +70,7 @@ SimResult RunKarpenter(Scenario sc, const RunOptions& options) {
       if (o.kind == karpenter::PodOutcomeKind::Node) nominated.insert(o.node);
     for (std::size_t i = 0; i < sc.pods.size(); ++i) sc.pods[i].priority = priorities[i];
     AddLaunchedClaims(sc, k);
-    result.disruption = options.disruption(sc, nominated);
+    result.disruption = options.disruption(sc, nominated, options.explain_nodes);
   }
   result.karpenter = std::move(k);
   return result;

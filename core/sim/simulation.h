@@ -144,7 +144,8 @@ struct SimResult {
 
 // Karpenter's disruption dry run (karpenter::disruption::DryRun): over a cluster, with the nodes provisioning
 // nominated pods to.
-using DisruptionDryRun = karpenter::disruption::Report (*)(const Scenario&, const std::set<std::string>&);
+using DisruptionDryRun = karpenter::disruption::Report (*)(const Scenario&, const std::set<std::string>&,
+                                                           const std::vector<std::string>&);
 
 struct RunOptions {
   bool explain_all = false;
@@ -155,6 +156,8 @@ struct RunOptions {
   // or none. A pointer the caller passes, not a flag: the page's app, which does not show the dry run yet, links
   // without its code (43 KB of gzip of the page's 1.5 MB budget); the CLI and the core API pass DryRun.
   DisruptionDryRun disruption = nullptr;
+  // Nodes the disruption dry run explains (karpenter::disruption::Report::explained): `kplace run --explain node/X`.
+  std::vector<std::string> explain_nodes;
 };
 
 // Throws InputError for scenarios that cannot run (missing PriorityClass, unsupported mode, ...).

@@ -128,6 +128,35 @@ TEST(Cli, ExplainShowsPreemption) {
       << victim.out;
 }
 
+// --explain node/NAME: the disruption dry run's checks, verdicts and what-ifs for one node.
+TEST(Cli, ExplainNodeShowsChecksVerdictsAndWhatIfs) {
+  const std::string preset = std::string(KPLACE_SOURCE_DIR) + "/presets/consolidation-delete.json";
+  Output o = RunCli("run --explain node/node-3 " + preset);
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("pass  its pods may be evicted"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("Consolidation: considered, not reached"), std::string::npos) << o.out;
+  // node-3 alone: its worker (1500m) fits on node-1 (1920m free).
+  EXPECT_NE(o.out.find("Single-node consolidation of this node alone: delete"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("default/worker-5c7d8f-j7k8l: node-3 -> node-1"), std::string::npos) << o.out;
+  Output j = RunCli("run --format json --explain node/node-2 " + preset);
+  EXPECT_EQ(j.code, 0) << j.err;
+  EXPECT_NE(j.out.find("\"outcome\": \"delete\""), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"to\": \"node-1\""), std::string::npos) << j.out;
+  const std::string blockers = std::string(KPLACE_SOURCE_DIR) + "/presets/disruption-blockers.json";
+  Output pdb = RunCli("run --explain node/gen-pdb " + blockers);
+  EXPECT_NE(pdb.out.find("FAIL  its pods may be evicted (do-not-disrupt, PodDisruptionBudgets): pdb prevents pod "
+                         "evictions (PodDisruptionBudget=[default/db])"),
+            std::string::npos)
+      << pdb.out;
+  EXPECT_NE(pdb.out.find("default/db-0: gen-pdb -> stays: not evictable now"), std::string::npos) << pdb.out;
+  Output missing = RunCli("run --explain node/nope " + preset);
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_EQ(missing.err, "kplace: --explain: no node nope in the cluster\n");
+  Output unmanaged = RunCli("run --explain node/node-a " + kPreset);
+  EXPECT_EQ(unmanaged.code, 2);
+  EXPECT_NE(unmanaged.err.find("no disruption dry run"), std::string::npos) << unmanaged.err;
+}
+
 // Several scheduler profiles: the table gets a PROFILE column and the explanation names the pod's profile; with
 // one profile neither appears (the quickstart table above has three columns).
 TEST(Cli, ProfilesAreNamedOnlyWhenThereAreSeveral) {

@@ -139,27 +139,57 @@ void PublishOnNode(const StateNode& n, const std::string& reason, const std::str
   if (n.claim) events->push_back({"Normal", reason, "NodeClaim/" + n.claim->meta.name, message});
 }
 
+double NodePrice(const StateNode& n, const Scenario& sc) {
+  // resolveNodePrice: the first offering of the node's zone and capacity type.
+  const std::string type = n.Label("node.kubernetes.io/instance-type").value_or("");
+  const std::string zone = n.Label("topology.kubernetes.io/zone").value_or("");
+  const std::string capacity_type = n.Label("karpenter.sh/capacity-type").value_or("");
+  for (const auto& t : sc.instance_types) {
+    if (t.meta.name != type) continue;
+    for (const auto& o : t.offerings)
+      if (o.zone == zone && o.capacity_type == capacity_type) return std::isnan(o.price) ? 0 : o.price;
+    return 0;
+  }
+  return 0;
+}
+
 std::optional<Candidate> NewCandidate(const StateNode& n, const Scenario& sc, DisruptionClass cls, std::int64_t now,
-                                      std::string* error, std::vector<Event>* events) {
+                                      std::string* error, std::vector<Event>* events,
+                                      std::vector<CandidacyCheck>* checks) {
+  const char* current = "";
   auto reject = [&](std::string err, bool publish) -> std::optional<Candidate> {
     if (publish) PublishOnNode(n, "DisruptionBlocked", Sentence(err), events);
+    if (checks) checks->push_back({current, false, err});
     if (error) *error = std::move(err);
     return std::nullopt;
   };
+  auto check = [&](const char* what) {
+    if (checks && *current) checks->push_back({current, true, ""});
+    current = what;
+  };
   // ValidateNodeDisruptable (statenode.go); events only for managed nodes.
+  check("managed by Karpenter (a NodeClaim)");
   if (!n.Managed()) return reject("node isn't managed by karpenter", false);
+  check("has a Node");
   if (!n.node) return reject("nodeclaim does not have an associated node", true);
+  check("initialized");
   if (!n.Initialized()) return reject("node isn't initialized", true);
+  check("not being deleted");
   if (n.MarkedForDeletion()) return reject("node is deleting or marked for deletion", true);
+  check("not nominated for a pending pod");
   if (n.nominated) return reject("node is nominated for a pending pod", true);
+  check("no karpenter.sh/do-not-disrupt on the node");
   if (const std::string* dnd = n.Annotation("karpenter.sh/do-not-disrupt"); dnd && *dnd == "true")
     return reject("disruption is blocked through the \"karpenter.sh/do-not-disrupt\" annotation", true);
+  check("labelled karpenter.sh/nodepool");
   const std::optional<std::string> pool_name = n.Label("karpenter.sh/nodepool");
   if (!pool_name) return reject("node doesn't have required label (label=karpenter.sh/nodepool)", true);
   // NewCandidate (types.go): a NodePool that is missing, or for which the cloud provider has no instance types.
+  check("its NodePool exists, with instance types");
   const NodePool* pool = FindPool(sc, *pool_name);
   if (!pool || sc.instance_types.empty()) {
     PublishOnNode(n, "DisruptionBlocked", "NodePool not found (NodePool=" + *pool_name + ")", events);
+    if (checks) checks->push_back({current, false, "nodepool not found (NodePool=" + *pool_name + ")"});
     if (error) *error = "nodepool not found (NodePool=" + *pool_name + ")";
     return std::nullopt;
   }
@@ -185,16 +215,13 @@ std::optional<Candidate> NewCandidate(const StateNode& n, const Scenario& sc, Di
       break;
     }
   }
+  check("its pods may be evicted (do-not-disrupt, PodDisruptionBudgets)");
   if (pod_error.empty()) pod_error = PdbBlocksImpl(sc, n.pods, now, events);
   const bool eventual_grace = cls == DisruptionClass::Eventual && n.claim && n.claim->termination_grace_period;
   if (!pod_error.empty() && !eventual_grace) return reject(pod_error, true);
-  // resolveNodePrice: the first offering of the node's zone and capacity type.
-  if (c.instance_type)
-    for (const auto& o : c.instance_type->offerings)
-      if (o.zone == c.zone && o.capacity_type == c.capacity_type) {
-        c.price = std::isnan(o.price) ? 0 : o.price;
-        break;
-      }
+  if (checks)
+    checks->push_back({current, true, pod_error.empty() ? "" : "ignored (terminationGracePeriod): " + pod_error});
+  c.price = NodePrice(n, sc);
   for (std::size_t i : n.pods)
     if (IsReschedulable(sc.pods[i])) {
       c.reschedulable_pods.push_back(i);

@@ -49,8 +49,20 @@ struct Candidate {
 // initialized", `pod has "karpenter.sh/do-not-disrupt" annotation (Pod=ns/name)`, ...); nullopt and *error set when
 // it is not a candidate. events receives DisruptionBlocked on the Node and the NodeClaim (none for an unmanaged
 // node) with the message sentence-cased, and the pod events of do-not-disrupt durations.
+// One of NewCandidate's checks, for an explanation: what it checks, whether the node passed, and the error if not.
+struct CandidacyCheck {
+  std::string check;
+  bool passed = false;
+  std::string error;
+};
+
 std::optional<Candidate> NewCandidate(const StateNode& n, const Scenario& sc, DisruptionClass cls, std::int64_t now,
-                                      std::string* error, std::vector<Event>* events = nullptr);
+                                      std::string* error, std::vector<Event>* events = nullptr,
+                                      std::vector<CandidacyCheck>* checks = nullptr);
+
+// A node's price per hour as a candidate has it: the first offering of its instance type in its zone and capacity
+// type (labels), 0 when there is none (types.go resolveNodePrice).
+double NodePrice(const StateNode& n, const Scenario& sc);
 
 // Go's pretty.Sentence: the first byte upper-cased.
 std::string Sentence(std::string s);

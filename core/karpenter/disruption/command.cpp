@@ -47,6 +47,19 @@ std::string Decision::StringForNode(const Candidate& c) const {
   return Kind() + ": [" + c.state->name + "] (part of " + std::to_string(candidates.size()) + "-node consolidation)";
 }
 
+std::vector<NewClaim> NewClaimsOf(const SimulationResults& r) {
+  std::vector<NewClaim> out;
+  for (std::size_t i = 0; i < r.simulation.result.claims.size(); ++i) {
+    NewClaim c;
+    c.node_pool = r.simulation.result.claims[i].node_pool;
+    c.requirements = r.simulation.claims[i].requirements;
+    c.options = r.simulation.claims[i].options;
+    c.pods = r.simulation.result.claims[i].pods;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 double CheapestCompatiblePrice(const KType& t, const Requirements& reqs) {
   const Offer* o = CheapestOffering(t, reqs);
   return o ? o->price : std::numeric_limits<double>::infinity();

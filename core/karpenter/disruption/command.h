@@ -40,6 +40,9 @@ struct Decision {
   std::string StringForNode(const Candidate& c) const;
 };
 
+// The simulation's new NodeClaims (Results.NewNodeClaims) as a decision starts from them.
+std::vector<NewClaim> NewClaimsOf(const SimulationResults& r);
+
 // The lowest price among the type's available offerings compatible with reqs (+inf without one).
 double CheapestCompatiblePrice(const KType& t, const Requirements& reqs);
 // WorstLaunchPrice: among the available offerings compatible with reqs, those of the first capacity type of

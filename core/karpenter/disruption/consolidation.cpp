@@ -29,19 +29,6 @@ bool Admits(const Requirements& reqs, Symbol key, Symbol value) {
   return !r || r->Has(value);
 }
 
-std::vector<NewClaim> NewClaims(const SimulationResults& r) {
-  std::vector<NewClaim> out;
-  for (std::size_t i = 0; i < r.simulation.result.claims.size(); ++i) {
-    NewClaim c;
-    c.node_pool = r.simulation.result.claims[i].node_pool;
-    c.requirements = r.simulation.claims[i].requirements;
-    c.options = r.simulation.claims[i].options;
-    c.pods = r.simulation.result.claims[i].pods;
-    out.push_back(std::move(c));
-  }
-  return out;
-}
-
 void Unconsolidatable(const DecisionContext& ctx, const std::vector<const Candidate*>& candidates,
                       const std::string& message, std::string* why) {
   if (candidates.size() != 1) return;
@@ -121,7 +108,7 @@ Decision ComputeConsolidation(const DecisionContext& ctx, const std::vector<cons
     return NoOp();
   }
   d.candidates = candidates;
-  d.new_claims = NewClaims(d.results);
+  d.new_claims = NewClaimsOf(d.results);
   if (d.new_claims.empty()) return d;  // delete
   if (d.new_claims.size() != 1) {
     Unconsolidatable(ctx, candidates,
@@ -293,7 +280,7 @@ std::optional<Decision> Drift(const DecisionContext& ctx, std::vector<const Cand
       continue;
     }
     d.candidates = {c};
-    d.new_claims = NewClaims(d.results);
+    d.new_claims = NewClaimsOf(d.results);
     d.replace = !d.new_claims.empty();
     if (verdicts) (*verdicts)[c] = ReplaceVerdict(d);
     return d;

@@ -60,9 +60,71 @@ Command ToCommand(const Scenario& sc, const Decision& d, const std::string& meth
   return cmd;
 }
 
+NodeExplanation Explain(const Scenario& sc, const std::vector<StateNode>& nodes, std::size_t i,
+                        const std::optional<Candidate>& candidate, std::int64_t now) {
+  const StateNode& n = nodes[i];
+  NodeExplanation x;
+  x.node = n.name;
+  NewCandidate(n, sc, DisruptionClass::Graceful, now, nullptr, nullptr, &x.checks);
+  DecisionContext ctx;  // no events: the what-ifs are not what the controller publishes
+  ctx.sc = &sc;
+  ctx.nodes = &nodes;
+  ctx.now = now;
+  ctx.spot_to_spot = sc.simulation.spot_to_spot_consolidation;
+  if (candidate && ShouldDisrupt(Method::SingleNodeConsolidation, *candidate, sc, now, nullptr, nullptr)) {
+    std::string why, error;
+    Decision d = ComputeConsolidation(ctx, {&*candidate}, &why, &error);
+    if (!error.empty())
+      x.consolidation = "failed computing consolidation, " + error;
+    else if (d.Kind() == "no-op")
+      x.consolidation = why.empty() ? "no-op" : why;
+    else {
+      x.consolidation = d.Kind();
+      x.consolidation_command = ToCommand(sc, d, "SingleNodeConsolidation", "Underutilized");
+    }
+  }
+  // Drain: the node's pods placed again as Karpenter's simulation places a disrupted node's.
+  Candidate drained;
+  if (candidate) drained = *candidate;
+  drained.state = &n;
+  drained.price = NodePrice(n, sc);
+  drained.reschedulable_pods.clear();
+  for (std::size_t p : n.pods)
+    if (IsReschedulable(sc.pods[p])) drained.reschedulable_pods.push_back(p);
+  Decision d;
+  d.results = SimulateScheduling(sc, nodes, {&drained}, now, false);
+  if (d.results.candidate_deleting) {
+    x.drain_error = "the node is already being deleted";
+    return x;
+  }
+  if (!d.results.error.empty()) {
+    x.drain_error = d.results.error;
+    return x;
+  }
+  d.candidates = {&drained};
+  d.new_claims = NewClaimsOf(d.results);
+  d.replace = !d.new_claims.empty();
+  Command cmd = ToCommand(sc, d, "Drain", "");
+  // The pods that would stay: not reschedulable, or not evictable now.
+  for (std::size_t p : n.pods) {
+    const Pod& pod = sc.pods[p];
+    if (std::find(d.results.moved.begin(), d.results.moved.end(), p) != d.results.moved.end()) continue;
+    PodMove m;
+    m.pod = pod.Key();
+    m.from = n.name;
+    m.error = IsReschedulable(pod) ? "stays: not evictable now (karpenter.sh/do-not-disrupt, or a PodDisruptionBudget "
+                                     "that allows no eviction)"
+                                   : "stays: not rescheduled (a DaemonSet or mirror pod, or finished)";
+    cmd.pods.push_back(std::move(m));
+  }
+  std::sort(cmd.pods.begin(), cmd.pods.end(), [](const PodMove& a, const PodMove& b) { return a.pod < b.pod; });
+  x.drain = std::move(cmd);
+  return x;
+}
+
 }  // namespace
 
-Report DryRun(const Scenario& sc, const std::set<std::string>& nominated) {
+Report DryRun(const Scenario& sc, const std::set<std::string>& nominated, const std::vector<std::string>& explain) {
   Report r;
   r.now = EvaluationTime(sc);
   const std::vector<StateNode> nodes = BuildStateNodes(sc, nominated);
@@ -196,6 +258,12 @@ Report DryRun(const Scenario& sc, const std::set<std::string>& nominated) {
     if (!d) continue;
     r.commands.push_back(ToCommand(sc, *d, method, MethodReason(step.method)));
     acted = true;
+  }
+  for (const std::string& name : explain) {
+    std::size_t i = 0;
+    while (i < nodes.size() && nodes[i].name != name) ++i;
+    if (i == nodes.size()) continue;
+    r.explained.push_back(Explain(sc, nodes, i, graceful[i], r.now));
   }
   // The recorder publishes an event once within its window.
   for (auto& e : events) {

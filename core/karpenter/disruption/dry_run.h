@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/karpenter/disruption/candidate.h"
 #include "core/karpenter/disruption/cluster.h"
 #include "core/karpenter/result.h"
 #include "core/model/scenario.h"
@@ -77,6 +78,20 @@ struct Command {
   std::vector<PodMove> pods;  // the disrupted nodes' pods the simulation placed again, by key
 };
 
+// `--explain node/NAME`: everything the dry run knows about one node, and two what-ifs.
+struct NodeExplanation {
+  std::string node;
+  std::vector<CandidacyCheck> checks;  // NewCandidate's checks in order, up to the first it fails
+  // Single-node consolidation of this node alone, whatever the methods' order and budgets: its decision ("delete",
+  // "replace") or why not in upstream's words; "" when it is no consolidation candidate (see the node's verdicts).
+  std::string consolidation;
+  std::optional<Command> consolidation_command;
+  // Drain it (delete its NodeClaim): Karpenter's simulation of its pods elsewhere (as Drift runs it): where each
+  // pod would go, what would launch, what would stay ("stays: ..." in error).
+  std::optional<Command> drain;
+  std::string drain_error;  // the simulation could not run ("the node is already being deleted", ...)
+};
+
 struct Report {
   std::int64_t now = 0;
   std::vector<NodeReport> nodes;  // by name
@@ -87,11 +102,13 @@ struct Report {
   std::vector<std::string> undecided;
   // A simulation error that ended the reconcile ("creating scheduler, no nodepools found"), with its method.
   std::string error;
-  std::vector<Event> events;  // deduplicated, in the order the controller publishes them
+  std::vector<Event> events;               // deduplicated, in the order the controller publishes them
+  std::vector<NodeExplanation> explained;  // the nodes asked about, in the order asked
 };
 
 // One reconcile of the disruption controller at EvaluationTime(sc). nominated: the nodes Karpenter's provisioning
 // nominated pending pods to.
-Report DryRun(const Scenario& sc, const std::set<std::string>& nominated);
+// explain: node names to explain (Report::explained); a name that is no node is skipped.
+Report DryRun(const Scenario& sc, const std::set<std::string>& nominated, const std::vector<std::string>& explain = {});
 
 }  // namespace kplace::karpenter::disruption
