@@ -203,6 +203,50 @@ export function karpenterScenario(count) {
   return list(items);
 }
 
+// Karpenter's disruption controller over a settled cluster (the dry run in karpenter mode): `nodes` m5.2xlarge
+// on-demand nodes of one NodePool (WhenEmptyOrUnderutilized, consolidateAfter 0s, default 10% budget), each with
+// `perNode` pods of `cpuMilli`. At 100m the nodes are underutilized: multi-node consolidation's binary search deletes
+// a batch. At 390m each node is full: multi-node consolidation fails every probe and single-node consolidation
+// tries every candidate, none cheaper ("Can't replace with a cheaper node"): the worst case.
+export function disruptionScenario(nodes, perNode, cpuMilli) {
+  const pool = { apiVersion: 'karpenter.sh/v1', kind: 'NodePool', metadata: { name: 'default' },
+                 spec: { disruption: { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '0s' },
+                         template: { spec: { requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In',
+                                                               values: ['on-demand'] }] } } } };
+  const type = (name, cpu, od, spot) => ({
+    apiVersion: 'kplace.dev/v1alpha1', kind: 'InstanceType', metadata: { name },
+    spec: { capacity: { cpu: String(cpu), memory: `${4 * cpu}Gi`, pods: '110' }, overhead: { cpu: '100m', memory: '600Mi' },
+            offerings: [{ zone: 'us-east-1a', capacityType: 'on-demand', price: od },
+                        { zone: 'us-east-1a', capacityType: 'spot', price: spot }] } });
+  const items = [
+    { apiVersion: 'kplace.dev/v1alpha1', kind: 'Simulation', metadata: { name: 'bench-disruption' },
+      spec: { mode: 'karpenter', now: '2026-11-26T12:00:00Z' } },
+    pool, type('m5.large', 2, 0.096, 0.035), type('m5.xlarge', 4, 0.192, 0.07), type('m5.2xlarge', 8, 0.384, 0.14)];
+  const conditions = ['Launched', 'Registered', 'Initialized'].map((t) => (
+    { type: t, status: 'True', lastTransitionTime: '2026-11-26T08:00:00Z' }));
+  for (let i = 0; i < nodes; ++i) {
+    const name = `node-${String(i).padStart(4, '0')}`;
+    const labels = { 'karpenter.sh/nodepool': 'default', 'karpenter.sh/registered': 'true',
+                     'karpenter.sh/initialized': 'true', 'node.kubernetes.io/instance-type': 'm5.2xlarge',
+                     'topology.kubernetes.io/zone': 'us-east-1a', 'karpenter.sh/capacity-type': 'on-demand',
+                     'kubernetes.io/hostname': name };
+    items.push({ apiVersion: 'karpenter.sh/v1', kind: 'NodeClaim', metadata: { name: `${name}-claim`, labels },
+                 status: { nodeName: name, providerID: `aws:///us-east-1a/i-${i}`, lastPodEventTime: '2026-11-26T09:00:00Z',
+                           conditions } });
+    items.push({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels },
+                 status: { allocatable: { cpu: '7900m', memory: '31Gi', pods: '110' } } });
+    for (let j = 0; j < perNode; ++j) {
+      items.push({ apiVersion: 'v1', kind: 'Pod',
+                   metadata: { name: `${name}-pod-${j}`, namespace: 'default', labels: { app: `app-${j}` },
+                               ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `app-${j}`, uid: `rs-${j}`, controller: true }] },
+                   spec: { nodeName: name, containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10',
+                                                          resources: { requests: { cpu: `${cpuMilli}m`, memory: '256Mi' } } }] },
+                   status: { phase: 'Running' } });
+    }
+  }
+  return list(items);
+}
+
 // The scenarios the report lists, in its order. Thresholds: the newest upstream performance-config.yaml values
 // (older releases' in parentheses in the report).
 export const scenarios = [
@@ -241,4 +285,8 @@ export const scenarios = [
     make: () => karpenterScenario(5000), pods: 5000 },
   { name: 'karpenter-20000p', title: 'Karpenter diverse harness, 20,000 pods, 400 instance types',
     make: () => karpenterScenario(20000), pods: 20000 },
+  { name: 'disruption-1000n-20000p-underutilized', title: 'Karpenter disruption dry run, 1,000 nodes x 20 pods (100m): multi-node consolidation deletes a batch',
+    make: () => disruptionScenario(1000, 20, 100), pods: 20000 },
+  { name: 'disruption-1000n-20000p-full', title: 'Karpenter disruption dry run, 1,000 full nodes x 20 pods (390m): every candidate simulated, none consolidates',
+    make: () => disruptionScenario(1000, 20, 390), pods: 20000 },
 ];
