@@ -129,7 +129,8 @@ void Solver::Run() {
     const Pod& p = pods[i];
     PodOutcome& o = result_.pods[i];
     o.index = i;
-    o.key = p.Key();
+    // A simulation reads the keys of the pods it places only (thousands of bound pods stay where they are).
+    if (!sim || moved[i] || p.node_name.empty()) o.key = p.Key();
     if (moved[i]) {  // not provisionable, not validated (SimulateScheduling appends them to the pending pods)
       o.kind = PodOutcomeKind::Unschedulable;
       queue.push_back(i);
@@ -189,7 +190,13 @@ void Solver::Run() {
   ctx_.catalogue = &catalogue_;
   ctx_.well_known = &well_known_;
   const std::set<std::string>* excluded = sim ? &sim->excluded_nodes : nullptr;
-  nodes_ = BuildExistingNodes(sc_, daemons_, *storage_, excluded);
+  if (opts_.existing_nodes) {
+    nodes_.reserve(opts_.existing_nodes->size());
+    for (const auto& n : *opts_.existing_nodes)
+      if (!excluded || !excluded->count(n.node->meta.name)) nodes_.push_back(n);
+  } else {
+    nodes_ = BuildExistingNodes(sc_, daemons_, *storage_, excluded);
+  }
   limits_ = BuildLimits(sc_, excluded);
   if (sim) {
     // consolidateAfter on destinations: a pod other than a pending one or one from a deleting node passes over them.
@@ -392,6 +399,11 @@ Result Provision(const Scenario& sc, const ProvisionOptions& options) {
   solver.Run();
   result.hostname_seq = solver.HostnameSeq();
   return result;
+}
+
+std::vector<ExistingNode> ExistingNodes(const Scenario& sc) {
+  const framework::VolumeCache storage(sc);
+  return BuildExistingNodes(sc, BuildDaemons(sc), storage);
 }
 
 Simulation Simulate(const Scenario& sc, const ProvisionOptions& options) {

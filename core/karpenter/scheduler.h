@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/karpenter/catalogue.h"
+#include "core/karpenter/existing_node.h"
 #include "core/karpenter/result.h"
 #include "core/model/scenario.h"
 #include "core/scheduler/framework/volume_cache.h"
@@ -32,6 +33,9 @@ struct ProvisionOptions {
   // A disruption simulation (disruption/helpers.go SimulateScheduling) rather than a provisioning round; null for
   // provisioning.
   const SimulationOptions* simulation = nullptr;
+  // The scenario's existing nodes as BuildExistingNodes makes them (ExistingNodes), when the caller runs many
+  // simulations of one cluster: the run copies those it may use instead of building them again. Null: built here.
+  const std::vector<ExistingNode>* existing_nodes = nullptr;
 };
 
 // What a disruption simulation changes in the run: the nodes it may not use, the bound pods it moves, and (for
@@ -79,6 +83,9 @@ Result Provision(const Scenario& sc, const ProvisionOptions& options = {});
 
 // The same run with options.simulation set, keeping what the disruption controller reads afterwards.
 Simulation Simulate(const Scenario& sc, const ProvisionOptions& options);
+
+// Every existing node of the scenario (none excluded) for ProvisionOptions::existing_nodes.
+std::vector<ExistingNode> ExistingNodes(const Scenario& sc);
 
 // Whether Karpenter publishes a FailedScheduling event ("Failed to schedule pod, <reason>", events.go
 // PodFailedToScheduleEvent) on the pod: for every pod it could not schedule (scheduler.go Results.Record) and every

@@ -97,7 +97,7 @@ const char* ReplaceVerdict(const Decision& d) { return d.Kind() == "replace" ? "
 Decision ComputeConsolidation(const DecisionContext& ctx, const std::vector<const Candidate*>& candidates,
                               std::string* why, std::string* error) {
   Decision d;
-  d.results = SimulateScheduling(*ctx.sc, *ctx.nodes, candidates, ctx.now, true);
+  d.results = SimulateScheduling(*ctx.sc, *ctx.nodes, candidates, ctx.now, true, ctx.existing);
   if (d.results.candidate_deleting) return NoOp();
   if (!d.results.error.empty()) {
     if (error) *error = d.results.error;
@@ -267,7 +267,7 @@ std::optional<Decision> Drift(const DecisionContext& ctx, std::vector<const Cand
       continue;
     }
     Decision d;
-    d.results = SimulateScheduling(*ctx.sc, *ctx.nodes, {c}, ctx.now, false);
+    d.results = SimulateScheduling(*ctx.sc, *ctx.nodes, {c}, ctx.now, false, ctx.existing);
     if (d.results.candidate_deleting) continue;
     if (!d.results.error.empty()) {
       if (error) *error = d.results.error;

@@ -18,8 +18,9 @@ struct DecisionContext {
   const Scenario* sc = nullptr;
   const std::vector<StateNode>* nodes = nullptr;
   std::int64_t now = 0;
-  bool spot_to_spot = false;             // feature gate SpotToSpotConsolidation
-  std::vector<Event>* events = nullptr;  // what the controller publishes
+  bool spot_to_spot = false;                            // feature gate SpotToSpotConsolidation
+  std::vector<Event>* events = nullptr;                 // what the controller publishes
+  const std::vector<ExistingNode>* existing = nullptr;  // karpenter::ExistingNodes(*sc), shared by the simulations
 };
 
 // The verdict a method reached for one candidate it evaluated: its decision ("delete", "replace") or why not.

@@ -61,7 +61,8 @@ Command ToCommand(const Scenario& sc, const Decision& d, const std::string& meth
 }
 
 NodeExplanation Explain(const Scenario& sc, const std::vector<StateNode>& nodes, std::size_t i,
-                        const std::optional<Candidate>& candidate, std::int64_t now) {
+                        const std::optional<Candidate>& candidate, std::int64_t now,
+                        const std::vector<ExistingNode>* existing) {
   const StateNode& n = nodes[i];
   NodeExplanation x;
   x.node = n.name;
@@ -71,6 +72,7 @@ NodeExplanation Explain(const Scenario& sc, const std::vector<StateNode>& nodes,
   ctx.nodes = &nodes;
   ctx.now = now;
   ctx.spot_to_spot = sc.simulation.spot_to_spot_consolidation;
+  ctx.existing = existing;
   if (candidate && ShouldDisrupt(Method::SingleNodeConsolidation, *candidate, sc, now, nullptr, nullptr)) {
     std::string why, error;
     Decision d = ComputeConsolidation(ctx, {&*candidate}, &why, &error);
@@ -92,7 +94,7 @@ NodeExplanation Explain(const Scenario& sc, const std::vector<StateNode>& nodes,
   for (std::size_t p : n.pods)
     if (IsReschedulable(sc.pods[p])) drained.reschedulable_pods.push_back(p);
   Decision d;
-  d.results = SimulateScheduling(sc, nodes, {&drained}, now, false);
+  d.results = SimulateScheduling(sc, nodes, {&drained}, now, false, existing);
   if (d.results.candidate_deleting) {
     x.drain_error = "the node is already being deleted";
     return x;
@@ -177,6 +179,8 @@ Report DryRun(const Scenario& sc, const std::set<std::string>& nominated, const 
   ctx.now = r.now;
   ctx.spot_to_spot = sc.simulation.spot_to_spot_consolidation;
   ctx.events = &events;
+  const std::vector<ExistingNode> existing = ExistingNodes(sc);
+  ctx.existing = &existing;
   auto report_of = [&](const Candidate* c) -> NodeReport& {
     for (auto& nr : r.nodes)
       if (nr.name == c->state->name) return nr;
@@ -263,7 +267,7 @@ Report DryRun(const Scenario& sc, const std::set<std::string>& nominated, const 
     std::size_t i = 0;
     while (i < nodes.size() && nodes[i].name != name) ++i;
     if (i == nodes.size()) continue;
-    r.explained.push_back(Explain(sc, nodes, i, graceful[i], r.now));
+    r.explained.push_back(Explain(sc, nodes, i, graceful[i], r.now, &existing));
   }
   // The recorder publishes an event once within its window.
   for (auto& e : events) {

@@ -83,7 +83,7 @@ std::string SimulationResults::NonPendingPodSchedulingErrors() const {
 
 SimulationResults SimulateScheduling(const Scenario& sc, const std::vector<StateNode>& nodes,
                                      const std::vector<const Candidate*>& candidates, std::int64_t now,
-                                     bool consolidation) {
+                                     bool consolidation, const std::vector<ExistingNode>* existing) {
   SimulationResults out;
   SimulationOptions sim;
   std::set<std::string> candidate_names;
@@ -121,6 +121,7 @@ SimulationResults SimulateScheduling(const Scenario& sc, const std::vector<State
   ProvisionOptions opts;
   opts.only_marked_unschedulable = sc.simulation.mode == Mode::Cluster;
   opts.simulation = &sim;
+  opts.existing_nodes = existing;
   out.simulation = Simulate(sc, opts);
   out.moved = sim.reschedule;
   std::set<std::size_t> moved(sim.reschedule.begin(), sim.reschedule.end());

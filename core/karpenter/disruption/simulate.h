@@ -46,8 +46,9 @@ bool IsUnderConsolidateAfter(const StateNode& n, const Scenario& sc, std::int64_
 // SimulateScheduling for these candidates. consolidation: IsConsolidationSimulation (destinations under
 // consolidateAfter take no moved pod). Pending pods are provisionable as in the scenario's mode (cluster mode: only
 // those kube-scheduler marked unschedulable).
+// existing (optional): karpenter::ExistingNodes(sc), built once for the many simulations of one reconcile.
 SimulationResults SimulateScheduling(const Scenario& sc, const std::vector<StateNode>& nodes,
                                      const std::vector<const Candidate*>& candidates, std::int64_t now,
-                                     bool consolidation);
+                                     bool consolidation, const std::vector<ExistingNode>* existing = nullptr);
 
 }  // namespace kplace::karpenter::disruption
