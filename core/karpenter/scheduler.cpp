@@ -159,6 +159,13 @@ void Solver::Run() {
   for (std::size_t i : queue) {
     std::string err;
     if (!VolumeTopologyRequirements(pods[i], *storage_, &volume_requirements[i], &err)) {
+      // A simulation places the pods it moves all the same, without volume requirements (helpers.go hands Solve
+      // every pod; only the volume topology step dropped it).
+      if (moved[i]) {
+        volume_requirements[i].clear();
+        kept.push_back(i);
+        continue;
+      }
       PodOutcome& o = result_.pods[i];
       o.kind = PodOutcomeKind::NotProvisionable;
       o.reason = "failed getting volume topology requirements: " + err;

@@ -216,7 +216,8 @@ TopoGroup Topology::NewGroup(TopoType type, Symbol key, const PodData& pod, std:
 
 void Topology::CountDomains(TopoGroup& g) const {
   // Every state node with a Node registers its domain; NodeClaims in flight do not (topology.go countDomains skips
-  // state nodes without a Node). Nodes being deleted are not among the state nodes the scheduler is given.
+  // state nodes without a Node). Nodes being deleted (the Node's deletionTimestamp here; upstream's mark for a
+  // managed node is its NodeClaim's) and a simulation's excluded nodes are not among the state nodes given.
   for (const auto& n : sc_.nodes) {
     if (n.meta.deleting || (excluded_nodes_ && excluded_nodes_->count(n.meta.name))) continue;
     if (!g.filter.Matches(TaintsOf(n), FromLabels(n.meta.labels), nullptr)) continue;

@@ -29,6 +29,13 @@ bool Admits(const Requirements& reqs, Symbol key, Symbol value) {
   return !r || r->Has(value);
 }
 
+// Each simulation builds a scheduler, which publishes NoCompatibleInstanceTypes on a NodePool whose requirements
+// filter out every instance type (scheduling/scheduler.go NewScheduler).
+void PublishSimulationEvents(const DecisionContext& ctx, const SimulationResults& r) {
+  if (ctx.events)
+    ctx.events->insert(ctx.events->end(), r.simulation.result.events.begin(), r.simulation.result.events.end());
+}
+
 void Unconsolidatable(const DecisionContext& ctx, const std::vector<const Candidate*>& candidates,
                       const std::string& message, std::string* why) {
   if (candidates.size() != 1) return;
@@ -98,6 +105,7 @@ Decision ComputeConsolidation(const DecisionContext& ctx, const std::vector<cons
                               std::string* why, std::string* error) {
   Decision d;
   d.results = SimulateScheduling(*ctx.sc, *ctx.nodes, candidates, ctx.now, true, ctx.existing);
+  PublishSimulationEvents(ctx, d.results);
   if (d.results.candidate_deleting) return NoOp();
   if (!d.results.error.empty()) {
     if (error) *error = d.results.error;
@@ -249,9 +257,11 @@ std::optional<Decision> SingleNodeConsolidation(const DecisionContext& ctx, std:
 std::optional<Decision> Drift(const DecisionContext& ctx, std::vector<const Candidate*> candidates,
                               const std::map<std::string, NodePoolBudget>& budgets, Verdicts* verdicts,
                               std::string* error) {
-  auto drifted_at = [](const Candidate* c) -> std::int64_t {
+  // The Drifted condition's time; a drift kplace computes (no condition given) is marked now, as the nodeclaim
+  // disruption controller would stamp it.
+  auto drifted_at = [&](const Candidate* c) -> std::int64_t {
     const auto* cond = c->state->claim ? c->state->claim->FindCondition("Drifted") : nullptr;
-    return cond && cond->last_transition ? *cond->last_transition : 0;
+    return cond && cond->last_transition ? *cond->last_transition : ctx.now;
   };
   // Oldest drift first (upstream's sort is not stable: kplace breaks ties by node name), empty candidates first.
   std::stable_sort(candidates.begin(), candidates.end(), [&](const Candidate* a, const Candidate* b) {
@@ -268,6 +278,7 @@ std::optional<Decision> Drift(const DecisionContext& ctx, std::vector<const Cand
     }
     Decision d;
     d.results = SimulateScheduling(*ctx.sc, *ctx.nodes, {c}, ctx.now, false, ctx.existing);
+    PublishSimulationEvents(ctx, d.results);
     if (d.results.candidate_deleting) continue;
     if (!d.results.error.empty()) {
       if (error) *error = d.results.error;

@@ -269,11 +269,16 @@ Report DryRun(const Scenario& sc, const std::set<std::string>& nominated, const 
     if (i == nodes.size()) continue;
     r.explained.push_back(Explain(sc, nodes, i, graceful[i], r.now, &existing));
   }
-  // The recorder publishes an event once within its window.
+  // The recorder publishes an event once within its window, by its dedupe values: DisruptionBlocked and
+  // Unconsolidatable on a Node or NodeClaim by its UID alone (disruption/events/events.go), whatever the message;
+  // the others by what they say.
   for (auto& e : events) {
+    const bool by_object = (e.reason == "DisruptionBlocked" || e.reason == "Unconsolidatable") &&
+                           (e.object.rfind("Node/", 0) == 0 || e.object.rfind("NodeClaim/", 0) == 0);
     bool seen = false;
     for (const auto& k : r.events)
-      seen = seen || (k.type == e.type && k.reason == e.reason && k.object == e.object && k.message == e.message);
+      seen = seen || (k.type == e.type && k.reason == e.reason && k.object == e.object &&
+                      (by_object || k.message == e.message));
     if (!seen) r.events.push_back(std::move(e));
   }
   return r;
