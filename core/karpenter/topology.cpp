@@ -75,6 +75,7 @@ void Topology::BuildDomainGroups() const {
 Topology::Topology(const Scenario& sc, const std::vector<const NodePool*>& pools, const std::vector<KType>& catalogue,
                    const std::vector<std::size_t>& batch)
     : sc_(sc), pools_(pools), catalogue_(&catalogue), excluded_(sc.pods.size(), 0) {
+  nodes_by_name_.reserve(sc.nodes.size() + sc.in_flight_node_claims.size());
   for (const auto& n : sc.nodes) {
     nodes_by_name_.emplace(n.meta.name, &n);
     if (n.unschedulable) cordoned_taints_.emplace(&n, NodeTaints(n));

@@ -7,6 +7,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/karpenter/catalogue.h"
@@ -137,7 +139,7 @@ class Topology {
   mutable std::map<Symbol, std::map<Symbol, std::vector<std::vector<Taint>>>> domain_groups_;
   std::vector<std::uint8_t> excluded_;
   const std::set<std::string>* excluded_nodes_ = nullptr;
-  std::map<std::string, const Node*> nodes_by_name_;
+  std::unordered_map<std::string_view, const Node*> nodes_by_name_;  // keys view the Nodes' names
   std::map<const Node*, std::vector<Taint>> cordoned_taints_;
   std::vector<TopoGroup> groups_;
   std::vector<TopoGroup> inverse_;
