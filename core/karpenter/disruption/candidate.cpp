@@ -73,15 +73,13 @@ double EvictionCost(const Pod& p) {
   return std::clamp(cost, -10.0, 10.0);
 }
 
-namespace {
-
-// pod.IsEvictable: the pods a PDB can hold back (active, not tolerating karpenter.sh/disrupted:NoSchedule, not a
-// mirror pod, no active do-not-disrupt).
 bool IsEvictable(const Pod& p, std::int64_t now, std::vector<Event>* events) {
   const Taint disrupted{Intern("karpenter.sh/disrupted"), kEmptySymbol, TaintEffect::NoSchedule};
   return IsActive(p) && !TolerationsTolerate(p.tolerations, disrupted) && !IsOwnedBy(p, "v1", "Node") &&
          !IsDoNotDisruptActive(p, now, events);
 }
+
+namespace {
 
 std::string Keys(const std::vector<const PodDisruptionBudget*>& pdbs) {
   std::string out = "[";
@@ -115,13 +113,13 @@ std::string PdbBlocksImpl(const Scenario& sc, const std::vector<std::size_t>& po
   return "";
 }
 
-const NodePool* FindPool(const Scenario& sc, const std::string& name) {
+}  // namespace
+
+const NodePool* FindNodePool(const Scenario& sc, const std::string& name) {
   for (const auto& p : sc.node_pools)
     if (p.meta.name == name) return &p;
   return nullptr;
 }
-
-}  // namespace
 
 std::string PdbBlocks(const Scenario& sc, const std::vector<std::size_t>& pods, std::int64_t now) {
   return PdbBlocksImpl(sc, pods, now, nullptr);
@@ -186,7 +184,7 @@ std::optional<Candidate> NewCandidate(const StateNode& n, const Scenario& sc, Di
   if (!pool_name) return reject("node doesn't have required label (label=karpenter.sh/nodepool)", true);
   // NewCandidate (types.go): a NodePool that is missing, or for which the cloud provider has no instance types.
   check("its NodePool exists, with instance types");
-  const NodePool* pool = FindPool(sc, *pool_name);
+  const NodePool* pool = FindNodePool(sc, *pool_name);
   if (!pool || sc.instance_types.empty()) {
     PublishOnNode(n, "DisruptionBlocked", "NodePool not found (NodePool=" + *pool_name + ")", events);
     if (checks) checks->push_back({current, false, "nodepool not found (NodePool=" + *pool_name + ")"});

@@ -26,6 +26,11 @@ bool IsReschedulable(const Pod& p);
 // startTime: active). events receives the pod events upstream publishes while deciding (invalid value, until, elapsed).
 bool IsDoNotDisruptActive(const Pod& p, std::int64_t now, std::vector<Event>* events = nullptr);
 bool IsDisruptable(const Pod& p, std::int64_t now, std::vector<Event>* events = nullptr);
+// pod.IsEvictable: the pods a PDB can hold back (active, not tolerating karpenter.sh/disrupted:NoSchedule, not a
+// mirror pod, no active do-not-disrupt).
+bool IsEvictable(const Pod& p, std::int64_t now, std::vector<Event>* events = nullptr);
+// The scenario's NodePool of that name, or null.
+const NodePool* FindNodePool(const Scenario& sc, const std::string& name);
 // disruption.EvictionCost: 1 + pod-deletion-cost / 2^27 + priority / 2^25, clamped to [-10, 10].
 double EvictionCost(const Pod& p);
 

@@ -127,19 +127,30 @@ std::optional<std::int64_t> LastPodEventTime(const StateNode& n, const Scenario&
   return latest;
 }
 
+namespace {
+
+bool ClaimInitialized(const StateNode& n) {
+  return n.inferred_claim || (n.claim && n.claim->ConditionTrue("Initialized"));
+}
+
+}  // namespace
+
+bool IsUnderConsolidateAfter(const StateNode& n, const NodePool& pool, const Scenario& sc, std::int64_t now) {
+  if (!pool.disruption.consolidate_after || *pool.disruption.consolidate_after == 0 || !ClaimInitialized(n))
+    return false;
+  const std::optional<std::int64_t> since = LastPodEventTime(n, sc);
+  // clk.Since(zero time) is huge: a claim without any time is past its window.
+  return since && now - *since < *pool.disruption.consolidate_after;
+}
+
 bool Consolidatable(const StateNode& n, const NodePool& pool, const Scenario& sc, std::int64_t now, std::string* why) {
   auto no = [&](std::string reason) {
     if (why) *why = std::move(reason);
     return false;
   };
   if (!pool.disruption.consolidate_after) return no("consolidateAfter is Never");
-  const bool initialized = n.inferred_claim || (n.claim && n.claim->ConditionTrue("Initialized"));
-  if (!initialized) return no("the NodeClaim is not initialized");
-  const std::int64_t after = *pool.disruption.consolidate_after;
-  if (after == 0) return true;
-  const std::optional<std::int64_t> since = LastPodEventTime(n, sc);
-  // clk.Since(zero time) is huge: a claim without any time is past its window.
-  if (since && now - *since < after)
+  if (!ClaimInitialized(n)) return no("the NodeClaim is not initialized");
+  if (IsUnderConsolidateAfter(n, pool, sc, now))
     return no("consolidateAfter (" + pool.disruption.consolidate_after_text +
               ") has not passed since the last pod event");
   return true;

@@ -64,6 +64,10 @@ std::optional<std::int64_t> LastPodEventTime(const StateNode& n, const Scenario&
 bool Consolidatable(const StateNode& n, const NodePool& pool, const Scenario& sc, std::int64_t now,
                     std::string* why = nullptr);
 
+// IsUnderConsolidateAfter (pkg/utils/disruption): the NodePool's consolidateAfter (neither Never nor 0) has not
+// passed since the node's last pod event, once its NodeClaim is initialized.
+bool IsUnderConsolidateAfter(const StateNode& n, const NodePool& pool, const Scenario& sc, std::int64_t now);
+
 // Why the NodeClaim has drifted from its NodePool, as the nodeclaim disruption controller's Drift sets the Drifted
 // condition (nodeclaim/disruption/drift.go): "" when it has not. A Drifted condition given on the NodeClaim wins
 // (True: its reason, or "Drifted"; False: not drifted); otherwise, for a launched NodeClaim: NodePoolDrifted when the

@@ -68,8 +68,8 @@ double CheapestCompatiblePrice(const KType& t, const Requirements& reqs) {
 double WorstLaunchPrice(const KType& t, const Requirements& reqs) {
   const Requirement* zone = reqs.Find(ZoneKey());
   const Requirement* ct = reqs.Find(CapacityTypeKey());
-  for (const char* type : {"reserved", "spot", "on-demand"}) {
-    const Symbol want = Intern(type);
+  static const Symbol kPrecedence[] = {Intern("reserved"), Intern("spot"), Intern("on-demand")};
+  for (const Symbol want : kPrecedence) {
     double worst = -1;
     bool any = false;
     for (const auto& o : t.offerings) {

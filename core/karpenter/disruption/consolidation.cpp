@@ -52,6 +52,23 @@ void EmitCandidateEvents(const DecisionContext& ctx, const Decision& d) {
 
 Decision NoOp() { return Decision{}; }
 
+// The price filter of both paths: the replacement keeps the options cheaper than the candidates (their worst launch
+// price below the candidates' prices), still meeting minValues. False, with the Unconsolidatable reason, when none.
+bool KeepCheaperOptions(const DecisionContext& ctx, Decision& d, std::string* why) {
+  NewClaim& claim = d.new_claims[0];
+  std::string err;
+  if (!RemoveByPriceAndMinValues(claim.options, d.results.simulation.catalogue, claim.requirements, d.SourceCost(),
+                                 &err)) {
+    Unconsolidatable(ctx, d.candidates, "Filtering by price: " + err, why);
+    return false;
+  }
+  if (claim.options.empty()) {
+    Unconsolidatable(ctx, d.candidates, "Can't replace with a cheaper node", why);
+    return false;
+  }
+  return true;
+}
+
 Decision SpotToSpot(const DecisionContext& ctx, Decision d, std::string* why) {
   const auto& candidates = d.candidates;
   if (!ctx.spot_to_spot) {
@@ -63,15 +80,7 @@ Decision SpotToSpot(const DecisionContext& ctx, Decision d, std::string* why) {
   NewClaim& claim = d.new_claims[0];
   claim.requirements.Add(Requirement::Make(CapacityTypeKey(), ReqOp::In, {Spot()}));
   KeepCompatible(claim.options, catalogue, claim.requirements);
-  std::string err;
-  if (!RemoveByPriceAndMinValues(claim.options, catalogue, claim.requirements, d.SourceCost(), &err)) {
-    Unconsolidatable(ctx, candidates, "Filtering by price: " + err, why);
-    return NoOp();
-  }
-  if (claim.options.empty()) {
-    Unconsolidatable(ctx, candidates, "Can't replace with a cheaper node", why);
-    return NoOp();
-  }
+  if (!KeepCheaperOptions(ctx, d, why)) return NoOp();
   if (candidates.size() > 1) {
     d.replace = true;
     EmitCandidateEvents(ctx, d);
@@ -129,15 +138,7 @@ Decision ComputeConsolidation(const DecisionContext& ctx, const std::vector<cons
   const bool all_spot =
       std::all_of(candidates.begin(), candidates.end(), [](const Candidate* c) { return c->capacity_type == "spot"; });
   if (all_spot && Admits(claim.requirements, CapacityTypeKey(), Spot())) return SpotToSpot(ctx, std::move(d), why);
-  std::string err;
-  if (!RemoveByPriceAndMinValues(claim.options, catalogue, claim.requirements, d.SourceCost(), &err)) {
-    Unconsolidatable(ctx, candidates, "Filtering by price: " + err, why);
-    return NoOp();
-  }
-  if (claim.options.empty()) {
-    Unconsolidatable(ctx, candidates, "Can't replace with a cheaper node", why);
-    return NoOp();
-  }
+  if (!KeepCheaperOptions(ctx, d, why)) return NoOp();
   // The price filter assumed the spot price: a replacement that may be spot or on-demand must be spot, so a launch
   // short of spot capacity fails rather than costing more (consolidation.go).
   if (Admits(claim.requirements, CapacityTypeKey(), Spot()) &&
@@ -155,9 +156,9 @@ bool FilterOutSameInstanceType(Decision& d) {
     existing.insert(c->instance_type_name);
     if (!c->instance_type) continue;
     // The cheapest offering compatible with the node's labels (availability not considered).
+    const auto zone = c->state->Label("topology.kubernetes.io/zone");
+    const auto ct = c->state->Label("karpenter.sh/capacity-type");
     for (const auto& o : c->instance_type->offerings) {
-      const auto zone = c->state->Label("topology.kubernetes.io/zone");
-      const auto ct = c->state->Label("karpenter.sh/capacity-type");
       if ((zone && *zone != o.zone) || (ct && *ct != o.capacity_type)) continue;
       auto it = prices.find(c->instance_type_name);
       if (it == prices.end() || o.price < it->second) prices[c->instance_type_name] = o.price;

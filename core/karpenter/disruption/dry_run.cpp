@@ -181,10 +181,9 @@ Report DryRun(const Scenario& sc, const std::set<std::string>& nominated, const 
   ctx.events = &events;
   const std::vector<ExistingNode> existing = ExistingNodes(sc);
   ctx.existing = &existing;
+  // r.nodes[i] reports nodes[i], and every candidate's state is one of nodes.
   auto report_of = [&](const Candidate* c) -> NodeReport& {
-    for (auto& nr : r.nodes)
-      if (nr.name == c->state->name) return nr;
-    return r.nodes.front();  // unreachable: every candidate has a report
+    return r.nodes[static_cast<std::size_t>(c->state - nodes.data())];
   };
   auto record = [&](const Verdicts& verdicts, const char* label) {
     for (const auto& [c, outcome] : verdicts)

@@ -12,15 +12,8 @@ bool FullyBlocking(const PodDisruptionBudget& b) {
   return b.min_available && b.min_available->is_percent && b.min_available->value == 100;
 }
 
-// pod.IsEvictable (as in candidate.cpp): the pods a PDB can hold back.
-bool Evictable(const Pod& p, std::int64_t now) {
-  const Taint disrupted{Intern("karpenter.sh/disrupted"), kEmptySymbol, TaintEffect::NoSchedule};
-  return IsActive(p) && !TolerationsTolerate(p.tolerations, disrupted) && !IsOwnedBy(p, "v1", "Node") &&
-         !IsDoNotDisruptActive(p, now);
-}
-
 bool FullyBlocked(const Scenario& sc, const Pod& p, std::int64_t now) {
-  if (!Evictable(p, now)) return false;
+  if (!IsEvictable(p, now)) return false;
   std::vector<const PodDisruptionBudget*> matching;
   for (const auto& b : sc.pdbs)
     if (b.meta.namespace_ == p.meta.namespace_ && b.selector.Matches(p.meta.labels)) matching.push_back(&b);
@@ -32,26 +25,10 @@ bool FullyBlocked(const Scenario& sc, const Pod& p, std::int64_t now) {
   return false;
 }
 
-const NodePool* FindPool(const Scenario& sc, const std::string& name) {
-  for (const auto& p : sc.node_pools)
-    if (p.meta.name == name) return &p;
-  return nullptr;
-}
-
 }  // namespace
 
 bool IsCurrentlyReschedulable(const Scenario& sc, const Pod& p, std::int64_t now) {
   return IsReschedulable(p) && IsDisruptable(p, now) && !FullyBlocked(sc, p, now);
-}
-
-bool IsUnderConsolidateAfter(const StateNode& n, const Scenario& sc, std::int64_t now) {
-  if (!n.Managed()) return false;
-  const NodePool* pool = FindPool(sc, n.NodePoolName());
-  if (!pool || !pool->disruption.consolidate_after || *pool->disruption.consolidate_after == 0) return false;
-  const bool initialized = n.inferred_claim || (n.claim && n.claim->ConditionTrue("Initialized"));
-  if (!initialized) return false;
-  const std::optional<std::int64_t> since = LastPodEventTime(n, sc);
-  return since && now - *since < *pool->disruption.consolidate_after;
 }
 
 bool SimulationResults::AllNonPendingPodsScheduled() const {
@@ -111,8 +88,10 @@ SimulationResults SimulateScheduling(const Scenario& sc, const std::vector<State
         if (IsCurrentlyReschedulable(sc, sc.pods[i], now)) sim.reschedule.push_back(i);
   if (consolidation)
     for (const auto& n : nodes)
-      if (!sim.excluded_nodes.count(n.name) && IsUnderConsolidateAfter(n, sc, now))
-        sim.under_consolidate_after.insert(n.name);
+      if (!sim.excluded_nodes.count(n.name) && n.Managed())
+        if (const NodePool* pool = FindNodePool(sc, n.NodePoolName());
+            pool && IsUnderConsolidateAfter(n, *pool, sc, now))
+          sim.under_consolidate_after.insert(n.name);
   // provisioner.NewScheduler: no NodePool to schedule with.
   if (sc.node_pools.empty()) {
     out.error = "creating scheduler, no nodepools found";

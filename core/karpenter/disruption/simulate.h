@@ -39,10 +39,6 @@ struct SimulationResults {
 // status.disruptionsAllowed does not matter here.
 bool IsCurrentlyReschedulable(const Scenario& sc, const Pod& p, std::int64_t now);
 
-// IsUnderConsolidateAfter (pkg/utils/disruption): a node whose NodePool's consolidateAfter (neither Never nor 0)
-// has not passed since its last pod event, once initialized.
-bool IsUnderConsolidateAfter(const StateNode& n, const Scenario& sc, std::int64_t now);
-
 // SimulateScheduling for these candidates. consolidation: IsConsolidationSimulation (destinations under
 // consolidateAfter take no moved pod). Pending pods are provisionable as in the scenario's mode (cluster mode: only
 // those kube-scheduler marked unschedulable).
