@@ -325,9 +325,7 @@ std::string RenderDisruption(const karpenter::disruption::Report& r) {
   for (const auto& n : r.nodes)
     if (!n.held_by_budget.empty()) held.push_back(n.name + " (" + n.node_pool + ", reason " + n.held_by_budget + ")");
   if (!held.empty()) out += "  Held back by the budgets: " + Join(held) + "\n";
-  for (const auto& m : r.undecided)
-    out += "  " + m + " has candidates in a Balanced NodePool, whose scoring kplace does not model yet\n";
-  if (r.commands.empty() && r.undecided.empty() && r.error.empty()) out += "  Nothing to disrupt.\n";
+  if (r.commands.empty() && r.error.empty()) out += "  Nothing to disrupt.\n";
   if (!r.events.empty()) {
     std::vector<std::vector<std::string>> ev = {{"    OBJECT", "TYPE", "REASON", "MESSAGE"}};
     for (const auto& e : r.events) ev.push_back({"    " + e.object, e.type, e.reason, e.message});
@@ -510,6 +508,15 @@ std::string RenderNodeExplanation(const std::string& node, const sim::SimResult&
       out += "\n";
     }
     if (!n->held_by_budget.empty()) out += "    held back by the " + n->held_by_budget + " budget\n";
+  }
+  if (x->balanced_totals && x->balanced_best) {
+    const auto& s = *x->balanced_best;
+    out += "  Balanced (k " + std::to_string(s.k) + "): NodePool cost " + Price(x->balanced_totals->total_cost) +
+           ", disruption cost " + Number(x->balanced_totals->total_disruption_cost) + "; deleting this node alone " +
+           "saves " + karpenter::disruption::GoFixed(s.savings_fraction * 100, 1) + "% for " +
+           karpenter::disruption::GoFixed(s.disruption_fraction * 100, 1) + "% of the disruption: score " +
+           karpenter::disruption::GoFixed(s.Score(), 2) + (s.Approved() ? " >= " : " < ") + "threshold " +
+           karpenter::disruption::GoFixed(s.Threshold(), 2) + "\n";
   }
   if (!x->consolidation.empty()) {
     out += "  Single-node consolidation of this node alone: " + x->consolidation + "\n";

@@ -170,7 +170,6 @@ void WriteDisruption(JsonWriter& w, const karpenter::disruption::Report& r) {
   for (const auto& n : r.nodes) WriteNodeReport(w.Key(n.name), n);
   w.EndObject();
   w.Member("now", karpenter::disruption::FormatRfc3339(r.now));
-  w.Member("undecided", r.undecided);
   w.EndObject();
 }
 
@@ -627,6 +626,17 @@ Json NodeExplanationToJson(const sim::SimResult& result, const std::string& node
     std::string text;
     JsonWriter w(text);
     w.BeginObject();
+    if (x.balanced_totals && x.balanced_best) {
+      w.Key("balanced").BeginObject();
+      w.Member("disruptionFraction", x.balanced_best->disruption_fraction);
+      w.Member("k", static_cast<std::int64_t>(x.balanced_best->k));
+      w.Member("savingsFraction", x.balanced_best->savings_fraction);
+      w.Member("score", x.balanced_best->Score());
+      w.Member("threshold", x.balanced_best->Threshold());
+      w.Member("totalCost", x.balanced_totals->total_cost);
+      w.Member("totalDisruptionCost", x.balanced_totals->total_disruption_cost);
+      w.EndObject();
+    }
     w.Key("checks").BeginArray();
     for (const auto& c : x.checks) {
       w.BeginObject();

@@ -157,6 +157,58 @@ TEST(Cli, ExplainNodeShowsChecksVerdictsAndWhatIfs) {
   EXPECT_NE(unmanaged.err.find("no disruption dry run"), std::string::npos) << unmanaged.err;
 }
 
+// A Balanced NodePool: the explanation shows the NodePool's totals and the best-case score, and the verdict says why
+// a cheap but busy node is not worth consolidating (under WhenEmptyOrUnderutilized its pods would move to node-b).
+TEST(Cli, ExplainNodeShowsTheBalancedScore) {
+  std::string items = R"({"apiVersion":"karpenter.sh/v1","kind":"NodePool","metadata":{"name":"default"},"spec":{
+      "disruption":{"consolidationPolicy":"Balanced","consolidateAfter":"0s"},"template":{"spec":{"requirements":[
+      {"key":"karpenter.sh/capacity-type","operator":"In","values":["on-demand"]}]}}}},
+    {"apiVersion":"kplace.dev/v1alpha1","kind":"InstanceType","metadata":{"name":"big"},"spec":{
+      "capacity":{"cpu":"8","memory":"32Gi","pods":"110"},
+      "offerings":[{"zone":"z1","capacityType":"on-demand","price":1.0}]}},
+    {"apiVersion":"kplace.dev/v1alpha1","kind":"InstanceType","metadata":{"name":"tiny"},"spec":{
+      "capacity":{"cpu":"1","memory":"2Gi","pods":"110"},
+      "offerings":[{"zone":"z1","capacityType":"on-demand","price":0.05}]}})";
+  auto node = [&](const std::string& name, const std::string& type, const std::string& cpu) {
+    items += R"(,{"apiVersion":"v1","kind":"Node","metadata":{"name":")" + name +
+             R"(","labels":{"karpenter.sh/nodepool":"default","node.kubernetes.io/instance-type":")" + type +
+             R"(","topology.kubernetes.io/zone":"z1","karpenter.sh/capacity-type":"on-demand"}},"status":{
+             "allocatable":{"cpu":")" +
+             cpu + R"(","memory":"30Gi","pods":"110"}}})";
+  };
+  auto pods = [&](const std::string& node, int n, const std::string& cpu) {
+    for (int i = 0; i < n; ++i)
+      items += R"(,{"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + node + "-" + std::to_string(i) +
+               R"(","namespace":"default"},"spec":{"nodeName":")" + node +
+               R"(","containers":[{"name":"c","resources":{"requests":{"cpu":")" + cpu + R"("}}}]},
+               "status":{"phase":"Running"}})";
+  };
+  node("node-a", "tiny", "1");
+  node("node-b", "big", "8");
+  node("node-c", "big", "8");
+  pods("node-a", 5, "10m");
+  pods("node-b", 6, "1200m");
+  pods("node-c", 6, "1200m");
+  const std::string text = R"({"apiVersion":"v1","kind":"List","items":[
+    {"apiVersion":"kplace.dev/v1alpha1","kind":"Simulation","metadata":{"name":"s"},"spec":{"mode":"karpenter",
+     "now":"2026-11-26T12:00:00Z"}},)" +
+                           items + "]}";
+  Output o = RunCli("run --explain node/node-a -", text);
+  EXPECT_EQ(o.code, 0) << o.err;
+  // Deleting node-a saves 0.05 of 2.05 (2.4%) for 6 of 20 of the disruption (30%): 0.08.
+  EXPECT_NE(o.out.find("Balanced (k 2): NodePool cost $2.0500/h, disruption cost 20; deleting this node alone saves "
+                       "2.4% for 30.0% of the disruption: score 0.08 < threshold 0.50"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("Consolidation: Balanced: even deleting it scores 0.08 < threshold 0.50 (savings 2.4%, "
+                       "disruption 30.0% of NodePool default)"),
+            std::string::npos)
+      << o.out;
+  Output j = RunCli("run --format json --explain node/node-a -", text);
+  EXPECT_EQ(j.code, 0) << j.err;
+  EXPECT_NE(j.out.find("\"totalDisruptionCost\": 20.0"), std::string::npos) << j.out;
+}
+
 // Several scheduler profiles: the table gets a PROFILE column and the explanation names the pod's profile; with
 // one profile neither appears (the quickstart table above has three columns).
 TEST(Cli, ProfilesAreNamedOnlyWhenThereAreSeveral) {

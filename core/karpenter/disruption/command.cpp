@@ -129,10 +129,14 @@ bool HasMinValues(const Requirements& reqs) {
   return std::any_of(reqs.items().begin(), reqs.items().end(), [](const Requirement& r) { return r.min_values; });
 }
 
-std::string Money(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
+std::string GoFixed(double v, int prec) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+  char buf[512];  // %f of the largest double takes 309 digits
+  std::snprintf(buf, sizeof buf, "%.*f", prec, v);
   return buf;
 }
+
+std::string Money(double v) { return GoFixed(v, 2); }
 
 }  // namespace kplace::karpenter::disruption

@@ -62,6 +62,8 @@ std::size_t MinValuesPrefix(const std::vector<int>& options, const std::vector<K
                             const Requirements& reqs);
 // Requirements.HasMinValues.
 bool HasMinValues(const Requirements& reqs);
+// Go's "%.<prec>f", with +Inf and NaN spelled as Go spells them.
+std::string GoFixed(double v, int prec);
 // Go's "%.2f".
 std::string Money(double v);
 

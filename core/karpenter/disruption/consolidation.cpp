@@ -106,6 +106,18 @@ Decision SpotToSpot(const DecisionContext& ctx, Decision d, std::string* why) {
   return d;
 }
 
+void EmitApprovals(const DecisionContext& ctx, const std::vector<const Candidate*>& candidates,
+                   const std::map<std::string, ScoreResult>& scores) {
+  if (!ctx.events) return;
+  std::set<std::string> pools;
+  for (const Candidate* c : candidates) pools.insert(c->node_pool->meta.name);
+  for (const std::string& pool : pools) {  // upstream in a Go map's order: kplace by name
+    auto s = scores.find(pool);
+    if (s != scores.end() && s->second.Approved())
+      ctx.events->push_back({"Normal", "ConsolidationApproved", "NodePool/" + pool, ApprovedMessage(s->second)});
+  }
+}
+
 const char* ReplaceVerdict(const Decision& d) { return d.Kind() == "replace" ? "replace" : "delete"; }
 
 }  // namespace
@@ -193,6 +205,9 @@ std::optional<Decision> MultiNodeConsolidation(const DecisionContext& ctx, std::
   std::size_t lo = 1, hi = std::min(kept.size(), kMaxParallel);
   if (kept.size() <= hi) hi = kept.size() - 1;
   std::optional<Decision> saved;
+  // The Balanced scores of the saved batch, and of the last batch the policy rejected.
+  std::map<std::string, ScoreResult> saved_scores, rejected_scores;
+  std::vector<const Candidate*> rejected;
   while (lo <= hi) {
     const std::size_t mid = (lo + hi) / 2;
     std::vector<const Candidate*> batch(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(mid + 1));
@@ -204,6 +219,16 @@ std::optional<Decision> MultiNodeConsolidation(const DecisionContext& ctx, std::
     }
     bool valid = d.Kind() == "delete";
     if (d.Kind() == "replace") valid = FilterOutSameInstanceType(d);
+    if (valid && ctx.totals) {
+      BalancedEvaluation ev = EvaluateBalancedMove(d, *ctx.totals);
+      if (ev.approved) {
+        saved_scores = std::move(ev.per_pool);
+      } else {
+        valid = false;
+        rejected = d.candidates;
+        rejected_scores = std::move(ev.per_pool);
+      }
+    }
     if (valid) {
       saved = std::move(d);
       lo = mid + 1;
@@ -211,9 +236,55 @@ std::optional<Decision> MultiNodeConsolidation(const DecisionContext& ctx, std::
       hi = mid - 1;
     }
   }
+  // EmitMultiNodeEvents: ConsolidationApproved on each Balanced NodePool whose own score passed, for the command
+  // found, or else for the last batch the policy rejected.
+  if (saved)
+    EmitApprovals(ctx, saved->candidates, saved_scores);
+  else if (!rejected.empty())
+    EmitApprovals(ctx, rejected, rejected_scores);
   if (saved && verdicts)
     for (const Candidate* c : saved->candidates) (*verdicts)[c] = ReplaceVerdict(*saved);
   return saved;
+}
+
+std::optional<Decision> ConsolidateSingle(const DecisionContext& ctx, const Candidate& c, std::string* verdict) {
+  // singlenodeconsolidation.go: a candidate whose best case cannot pass the threshold is skipped silently upstream;
+  // the verdict's words are kplace's.
+  ScoreResult best;
+  if (ctx.totals && !CanPassThreshold(c, *ctx.totals, &best)) {
+    *verdict = "Balanced: even deleting it scores " + GoFixed(best.Score(), 2) + " < threshold " +
+               GoFixed(best.Threshold(), 2) + " (savings " + GoFixed(best.savings_fraction * 100, 1) +
+               "%, disruption " + GoFixed(best.disruption_fraction * 100, 1) + "% of NodePool " +
+               c.node_pool->meta.name + ")";
+    return std::nullopt;
+  }
+  std::string why, err;
+  Decision d = ComputeConsolidation(ctx, {&c}, &why, &err);
+  if (!err.empty()) {  // logged upstream ("failed computing consolidation"); the next candidate is tried
+    *verdict = "failed computing consolidation, " + err;
+    return std::nullopt;
+  }
+  if (d.Kind() == "no-op") {
+    *verdict = why.empty() ? "no-op" : why;
+    return std::nullopt;
+  }
+  if (ctx.totals) {
+    // ApproveCommand (balanced.go): a one-candidate move publishes its approval on the Node and NodeClaim; a
+    // rejection is silent upstream (the verdict's words are kplace's).
+    const BalancedEvaluation ev = EvaluateBalancedMove(d, *ctx.totals);
+    auto s = ev.per_pool.find(c.node_pool->meta.name);
+    if (s != ev.per_pool.end() && s->second.Approved())
+      PublishOnNode(*c.state, "ConsolidationApproved", ApprovedMessage(s->second), ctx.events);
+    if (!ev.approved) {
+      *verdict = "Balanced: " + d.Kind() + " scores " + GoFixed(s->second.Score(), 2) + " < threshold " +
+                 GoFixed(s->second.Threshold(), 2) + " (savings " + GoFixed(s->second.savings_fraction * 100, 1) +
+                 "%, disruption " + GoFixed(s->second.disruption_fraction * 100, 1) + "% of NodePool " +
+                 c.node_pool->meta.name + ")";
+      return std::nullopt;
+    }
+  }
+  *verdict = ReplaceVerdict(d);
+  return d;
 }
 
 std::optional<Decision> SingleNodeConsolidation(const DecisionContext& ctx, std::vector<const Candidate*> candidates,
@@ -239,18 +310,10 @@ std::optional<Decision> SingleNodeConsolidation(const DecisionContext& ctx, std:
       if (verdicts) (*verdicts)[c] = "held back by the NodePool's Underutilized budget";
       continue;
     }
-    std::string why, err;
-    Decision d = ComputeConsolidation(ctx, {c}, &why, &err);
-    if (!err.empty()) {  // logged upstream ("failed computing consolidation"); the next candidate is tried
-      if (verdicts) (*verdicts)[c] = "failed computing consolidation, " + err;
-      continue;
-    }
-    if (d.Kind() == "no-op") {
-      if (verdicts) (*verdicts)[c] = why.empty() ? "no-op" : why;
-      continue;
-    }
-    if (verdicts) (*verdicts)[c] = ReplaceVerdict(d);
-    return d;
+    std::string verdict;
+    std::optional<Decision> d = ConsolidateSingle(ctx, *c, &verdict);
+    if (verdicts) (*verdicts)[c] = verdict;
+    if (d) return d;
   }
   return std::nullopt;
 }

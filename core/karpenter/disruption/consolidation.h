@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/karpenter/disruption/balanced.h"
 #include "core/karpenter/disruption/command.h"
 
 namespace kplace::karpenter::disruption {
@@ -21,6 +22,8 @@ struct DecisionContext {
   bool spot_to_spot = false;                            // feature gate SpotToSpotConsolidation
   std::vector<Event>* events = nullptr;                 // what the controller publishes
   const std::vector<ExistingNode>* existing = nullptr;  // karpenter::ExistingNodes(*sc), shared by the simulations
+  // The NodePools' totals the Balanced policy scores against (ComputeNodePoolTotals); null: no move is scored.
+  const std::map<std::string, NodePoolTotals>* totals = nullptr;
 };
 
 // The verdict a method reached for one candidate it evaluated: its decision ("delete", "replace") or why not.
@@ -40,6 +43,12 @@ bool FilterOutSameInstanceType(Decision& d);
 std::optional<Decision> MultiNodeConsolidation(const DecisionContext& ctx, std::vector<const Candidate*> candidates,
                                                std::map<std::string, NodePoolBudget> budgets, Verdicts* verdicts,
                                                std::string* error);
+
+// One candidate as single-node consolidation tries it once its budget allows: the Balanced pre-check
+// (CanPassThreshold), computeConsolidation, then the Balanced approval (ConsolidationApproved on its Node and
+// NodeClaim). nullopt, with *verdict saying why, when it does not consolidate; *verdict "delete" or "replace" when it
+// does.
+std::optional<Decision> ConsolidateSingle(const DecisionContext& ctx, const Candidate& c, std::string* verdict);
 
 // SingleNodeConsolidation.ComputeCommands: candidates by savings ratio, interleaved by NodePool (pools in name
 // order), the first one that consolidates.

@@ -62,7 +62,8 @@ Command ToCommand(const Scenario& sc, const Decision& d, const std::string& meth
 
 NodeExplanation Explain(const Scenario& sc, const std::vector<StateNode>& nodes, std::size_t i,
                         const std::optional<Candidate>& candidate, std::int64_t now,
-                        const std::vector<ExistingNode>* existing) {
+                        const std::vector<ExistingNode>* existing,
+                        const std::map<std::string, NodePoolTotals>& totals) {
   const StateNode& n = nodes[i];
   NodeExplanation x;
   x.node = n.name;
@@ -73,16 +74,18 @@ NodeExplanation Explain(const Scenario& sc, const std::vector<StateNode>& nodes,
   ctx.now = now;
   ctx.spot_to_spot = sc.simulation.spot_to_spot_consolidation;
   ctx.existing = existing;
+  ctx.totals = &totals;
   if (candidate && ShouldDisrupt(Method::SingleNodeConsolidation, *candidate, sc, now, nullptr, nullptr)) {
-    std::string why, error;
-    Decision d = ComputeConsolidation(ctx, {&*candidate}, &why, &error);
-    if (!error.empty())
-      x.consolidation = "failed computing consolidation, " + error;
-    else if (d.Kind() == "no-op")
-      x.consolidation = why.empty() ? "no-op" : why;
-    else {
-      x.consolidation = d.Kind();
-      x.consolidation_command = ToCommand(sc, d, "SingleNodeConsolidation", "Underutilized");
+    std::string verdict;
+    std::optional<Decision> d = ConsolidateSingle(ctx, *candidate, &verdict);
+    x.consolidation = verdict;
+    if (d) x.consolidation_command = ToCommand(sc, *d, "SingleNodeConsolidation", "Underutilized");
+  }
+  if (candidate && candidate->node_pool->disruption.consolidation_policy == ConsolidationPolicy::Balanced) {
+    auto t = totals.find(candidate->node_pool->meta.name);
+    if (t != totals.end()) {
+      x.balanced_totals = t->second;
+      x.balanced_best = ScoreMove(candidate->price, candidate->reschedule_cost, t->second);
     }
   }
   // Drain: the node's pods placed again as Karpenter's simulation places a disrupted node's.
@@ -181,6 +184,13 @@ Report DryRun(const Scenario& sc, const std::set<std::string>& nominated, const 
   ctx.events = &events;
   const std::vector<ExistingNode> existing = ExistingNodes(sc);
   ctx.existing = &existing;
+  // Every graceful candidate, before any method's ShouldDisrupt, counts toward the Balanced totals
+  // (helpers.go GetCandidatesWithTotals).
+  std::vector<const Candidate*> all_candidates;
+  for (const auto& c : graceful)
+    if (c) all_candidates.push_back(&*c);
+  const std::map<std::string, NodePoolTotals> totals = ComputeNodePoolTotals(sc, nodes, all_candidates);
+  ctx.totals = &totals;
   // r.nodes[i] reports nodes[i], and every candidate's state is one of nodes.
   auto report_of = [&](const Candidate* c) -> NodeReport& {
     return r.nodes[static_cast<std::size_t>(c->state - nodes.data())];
@@ -236,14 +246,6 @@ Report DryRun(const Scenario& sc, const std::set<std::string>& nominated, const 
       acted = true;
       continue;
     }
-    // Consolidation: kplace does not score Balanced NodePools yet.
-    if (std::any_of(considered.begin(), considered.end(), [](const Candidate* c) {
-          return c->node_pool->disruption.consolidation_policy == ConsolidationPolicy::Balanced;
-        })) {
-      r.undecided.push_back(step.label);
-      acted = true;
-      continue;
-    }
     Verdicts verdicts;
     std::string error;
     std::optional<Decision> d = MultiNodeConsolidation(ctx, considered, budgets, &verdicts, &error);
@@ -266,14 +268,15 @@ Report DryRun(const Scenario& sc, const std::set<std::string>& nominated, const 
     std::size_t i = 0;
     while (i < nodes.size() && nodes[i].name != name) ++i;
     if (i == nodes.size()) continue;
-    r.explained.push_back(Explain(sc, nodes, i, graceful[i], r.now, &existing));
+    r.explained.push_back(Explain(sc, nodes, i, graceful[i], r.now, &existing, totals));
   }
   // The recorder publishes an event once within its window, by its dedupe values: DisruptionBlocked and
-  // Unconsolidatable on a Node or NodeClaim by its UID alone (disruption/events/events.go), whatever the message;
-  // the others by what they say.
+  // Unconsolidatable on a Node or NodeClaim, and ConsolidationApproved on any object, by its UID alone
+  // (disruption/events/events.go), whatever the message; the others by what they say.
   for (auto& e : events) {
-    const bool by_object = (e.reason == "DisruptionBlocked" || e.reason == "Unconsolidatable") &&
-                           (e.object.rfind("Node/", 0) == 0 || e.object.rfind("NodeClaim/", 0) == 0);
+    const bool by_object = e.reason == "ConsolidationApproved" ||
+                           ((e.reason == "DisruptionBlocked" || e.reason == "Unconsolidatable") &&
+                            (e.object.rfind("Node/", 0) == 0 || e.object.rfind("NodeClaim/", 0) == 0));
     bool seen = false;
     for (const auto& k : r.events)
       seen = seen || (k.type == e.type && k.reason == e.reason && k.object == e.object &&

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/karpenter/disruption/balanced.h"
 #include "core/karpenter/disruption/candidate.h"
 #include "core/karpenter/disruption/cluster.h"
 #include "core/karpenter/result.h"
@@ -86,6 +87,9 @@ struct NodeExplanation {
   // "replace") or why not in upstream's words; "" when it is no consolidation candidate (see the node's verdicts).
   std::string consolidation;
   std::optional<Command> consolidation_command;
+  // A candidate of a Balanced NodePool: its NodePool's totals and the score of deleting it (the best case).
+  std::optional<NodePoolTotals> balanced_totals;
+  std::optional<ScoreResult> balanced_best;
   // Drain it (delete its NodeClaim): Karpenter's simulation of its pods elsewhere (as Drift runs it): where each
   // pod would go, what would launch, what would stay ("stays: ..." in error).
   std::optional<Command> drain;
@@ -98,8 +102,6 @@ struct Report {
   // Per NodePool, per reason (Empty, Drifted, Underutilized).
   std::map<std::string, std::map<std::string, NodePoolBudget>> budgets;
   std::vector<Command> commands;
-  // Methods that found candidates but whose decision kplace does not model (consolidation of Balanced NodePools).
-  std::vector<std::string> undecided;
   // A simulation error that ended the reconcile ("creating scheduler, no nodepools found"), with its method.
   std::string error;
   std::vector<Event> events;               // deduplicated, in the order the controller publishes them
