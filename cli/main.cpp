@@ -209,6 +209,7 @@ int main(int argc, char** argv) {
     else if (!explain.empty())
       options.explain.insert(explain);
     options.disruption = &kplace::karpenter::disruption::DryRun;
+    options.apply_disruption = &kplace::sim::ApplyDisruption;
     kplace::sim::SimResult result = kplace::sim::Run(std::move(scenario), options);
     std::string out;
     bool result_json = false;  // the result document, written to stdout as it is produced

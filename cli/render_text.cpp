@@ -11,6 +11,7 @@ namespace kplace::cli {
 namespace {
 
 std::string RenderDisruption(const karpenter::disruption::Report& r);
+std::string RenderDisruptionApplied(const sim::DisruptionApplied& a);
 
 std::string Pad(const std::string& s, std::size_t width) {
   return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
@@ -148,6 +149,7 @@ std::string RenderTable(const sim::SimResult& result) {
   out += pool_events.Render();
   if (!result.rounds.empty()) out += RenderClusterLoop(result);
   if (result.disruption) out += RenderDisruption(*result.disruption);
+  if (result.disruption_applied) out += RenderDisruptionApplied(*result.disruption_applied);
   for (const auto& w : result.warnings) out += "warning: " + w + "\n";
   return out;
 }
@@ -277,6 +279,29 @@ std::string RenderCommand(const karpenter::disruption::Command& c) {
     out += "    " + m.pod + ": " + m.from + " -> " +
            (m.to.empty() ? (m.error.rfind("stays", 0) == 0 ? m.error : "would not schedule: " + m.error) : m.to) +
            (m.to.empty() || m.error.empty() ? "" : " (" + m.error + ")") + "\n";
+  return out;
+}
+
+// spec.karpenter.applyDisruption: each command applied, where kube-scheduler put the evicted pods, the cost.
+std::string RenderDisruptionApplied(const sim::DisruptionApplied& a) {
+  char monthly[96];
+  std::snprintf(monthly, sizeof monthly, "$%.2f/month -> $%.2f/month", a.hourly_before * 730, a.hourly_after * 730);
+  std::string out = "\nAfter disruption (the commands applied in turn, kube-scheduler placing the evicted pods): " +
+                    Price(a.hourly_before) + " -> " + Price(a.hourly_after) + " (" + monthly + ")\n";
+  for (std::size_t i = 0; i < a.steps.size(); ++i) {
+    const auto& s = a.steps[i];
+    out += "  " + std::to_string(i + 1) + ". " + s.command.method + " " + s.command.text + ", saving " +
+           Price(s.command.savings) + "; cluster then " + Price(s.hourly) + "\n";
+    if (!s.launched.empty()) out += "     launched " + Join(s.launched) + "\n";
+    for (const auto& p : s.pods)
+      out += "     " + p.pod + ": " + p.from + " -> " + (p.node.empty() ? "(none)" : p.node) +
+             (p.disagreement.empty()
+                  ? " (as Karpenter planned)"
+                  : "; Karpenter planned " + (p.planned.empty() ? "(none)" : p.planned) + ": " + p.disagreement) +
+             "\n";
+    if (!s.provisioned.empty()) out += "     Karpenter provisioned " + Join(s.provisioned) + "\n";
+  }
+  out += "  Stopped: " + a.stopped + "\n";
   return out;
 }
 

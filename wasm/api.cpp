@@ -75,8 +75,9 @@ std::string Envelope(const char* scenario, int flags, const char* pod = nullptr)
   const bool explain = (flags & kExplainAll) != 0;
   std::set<std::string> only;
   if (pod) only.insert(pod);
-  kplace::io::Outcome out = kplace::io::RunText(scenario ? scenario : "", explain, /*keep_scenario=*/false, only,
-                                                WorkerProgress(), &kplace::karpenter::disruption::DryRun);
+  kplace::io::Outcome out =
+      kplace::io::RunText(scenario ? scenario : "", explain, /*keep_scenario=*/false, only, WorkerProgress(),
+                          &kplace::karpenter::disruption::DryRun, &kplace::sim::ApplyDisruption);
   Json doc = Json::object();
   if (!out.ok) {
     doc["status"] = "failure";

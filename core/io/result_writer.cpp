@@ -253,6 +253,46 @@ std::vector<std::size_t> ByKey(const Items& items, KeyOf key_of) {
   return out;
 }
 
+void WriteDisruptionApplied(JsonWriter& w, const sim::DisruptionApplied& a) {
+  w.BeginObject();
+  w.Key("after").BeginObject();
+  w.Member("hourly", a.hourly_after);
+  w.Member("monthly", a.hourly_after * 730);
+  w.EndObject();
+  w.Key("before").BeginObject();
+  w.Member("hourly", a.hourly_before);
+  w.Member("monthly", a.hourly_before * 730);
+  w.EndObject();
+  w.Key("nodes").BeginObject();
+  for (std::size_t i : ByKey(a.nodes, [](const sim::NodeSummary& n) -> const std::string& { return n.name; }))
+    w.Member(a.nodes[i].name, a.nodes[i].pods);
+  w.EndObject();
+  w.Key("steps").BeginArray();
+  for (const auto& s : a.steps) {
+    w.BeginObject();
+    WriteCommand(w.Key("command"), s.command);
+    w.Member("deleted", s.deleted);
+    w.Member("hourly", s.hourly);
+    w.Member("launched", s.launched);
+    w.Key("pods").BeginArray();
+    for (const auto& p : s.pods) {
+      w.BeginObject();
+      if (!p.disagreement.empty()) w.Member("disagreement", p.disagreement);
+      w.Member("from", p.from);
+      w.Member("node", p.node);
+      w.Member("planned", p.planned);
+      w.Member("pod", p.pod);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Member("provisioned", s.provisioned);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Member("stopped", a.stopped);
+  w.EndObject();
+}
+
 }  // namespace
 
 // The contract's result: Karpenter's decisions (karpenter mode) or kube-scheduler's, with the cluster loop's
@@ -298,6 +338,7 @@ void WriteResult(const sim::SimResult& result, JsonWriter& w) {
     w.EndArray();
   }
   if (result.disruption) WriteDisruption(w.Key("disruption"), *result.disruption);
+  if (result.disruption_applied) WriteDisruptionApplied(w.Key("disruptionApplied"), *result.disruption_applied);
   w.Key("events").BeginArray();
   for (const auto& e : result.events) WriteEvent(w, e.type, e.reason, e.pod, e.message, e.source, e.object);
   w.EndArray();

@@ -11,13 +11,15 @@ namespace {
 
 // Runs scenario into out, keeping a copy of it first when asked; throws what the run throws.
 void RunInto(Outcome& out, Scenario scenario, bool explain_all, bool keep_scenario,
-             const std::set<std::string>& explain, Progress progress, sim::DisruptionDryRun disruption) {
+             const std::set<std::string>& explain, Progress progress, sim::DisruptionDryRun disruption,
+             sim::DisruptionApplier apply_disruption) {
   if (keep_scenario) out.scenario = scenario;
   sim::RunOptions options;
   options.explain_all = explain_all;
   options.explain = explain;
   options.progress = std::move(progress);
   options.disruption = disruption;
+  options.apply_disruption = apply_disruption;
   out.result = sim::Run(std::move(scenario), options);
 }
 
@@ -41,16 +43,18 @@ Outcome Guarded(Body&& body) {
 }  // namespace
 
 Outcome RunText(std::string_view text, bool explain_all, bool keep_scenario, const std::set<std::string>& explain,
-                Progress progress, sim::DisruptionDryRun disruption) {
+                Progress progress, sim::DisruptionDryRun disruption, sim::DisruptionApplier apply_disruption) {
   return Guarded([&](Outcome& out) {
-    RunInto(out, io::ParseScenario(text), explain_all, keep_scenario, explain, std::move(progress), disruption);
+    RunInto(out, io::ParseScenario(text), explain_all, keep_scenario, explain, std::move(progress), disruption,
+            apply_disruption);
   });
 }
 
 Outcome RunScenario(Scenario scenario, bool explain_all, bool keep_scenario, const std::set<std::string>& explain,
-                    Progress progress, sim::DisruptionDryRun disruption) {
+                    Progress progress, sim::DisruptionDryRun disruption, sim::DisruptionApplier apply_disruption) {
   return Guarded([&](Outcome& out) {
-    RunInto(out, std::move(scenario), explain_all, keep_scenario, explain, std::move(progress), disruption);
+    RunInto(out, std::move(scenario), explain_all, keep_scenario, explain, std::move(progress), disruption,
+            apply_disruption);
   });
 }
 

@@ -26,12 +26,14 @@ struct Outcome {
 using Progress = std::function<void(std::size_t, std::size_t)>;
 
 // Parses and runs text; never throws. explain_all records the explanation of every pod (what the inspector shows),
-// explain only of the pods named (keys); progress (optional) is handed to the run, and disruption
-// (sim::RunOptions::disruption).
+// explain only of the pods named (keys); progress (optional) is handed to the run, and disruption and
+// apply_disruption (sim::RunOptions).
 Outcome RunText(std::string_view text, bool explain_all, bool keep_scenario, const std::set<std::string>& explain = {},
-                Progress progress = {}, sim::DisruptionDryRun disruption = nullptr);
+                Progress progress = {}, sim::DisruptionDryRun disruption = nullptr,
+                sim::DisruptionApplier apply_disruption = nullptr);
 // Runs a scenario that is already parsed (the app parses first to decide where the run happens).
 Outcome RunScenario(Scenario scenario, bool explain_all, bool keep_scenario, const std::set<std::string>& explain = {},
-                    Progress progress = {}, sim::DisruptionDryRun disruption = nullptr);
+                    Progress progress = {}, sim::DisruptionDryRun disruption = nullptr,
+                    sim::DisruptionApplier apply_disruption = nullptr);
 
 }  // namespace kplace::io

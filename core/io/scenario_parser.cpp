@@ -45,8 +45,14 @@ Simulation ParseSimulation(const Json& v, const Reader& r) {
   if (const Json* karpenter = s.Object(*spec, "karpenter")) {
     Reader k = s.Field("karpenter");
     for (const auto& [key, value] : karpenter->items()) {
-      if (key != "featureGates") k.Field(key).Fail("unknown field (featureGates)");
+      if (key != "featureGates" && key != "applyDisruption")
+        k.Field(key).Fail("unknown field (applyDisruption, featureGates)");
       (void)value;
+    }
+    if (auto apply = k.Bool(*karpenter, "applyDisruption")) {
+      if (*apply && sim.mode != Mode::Cluster)
+        k.Field("applyDisruption").Fail("applies the disruption controller's commands in cluster mode only");
+      sim.apply_disruption = *apply;
     }
     if (const Json* gates = k.Object(*karpenter, "featureGates")) {
       Reader g = k.Field("featureGates");

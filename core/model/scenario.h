@@ -26,6 +26,9 @@ struct Simulation {
   // spec.karpenter.featureGates.SpotToSpotConsolidation (Karpenter's --feature-gates; default false): whether
   // consolidation may replace spot nodes with cheaper spot nodes.
   bool spot_to_spot_consolidation = false;
+  // spec.karpenter.applyDisruption (cluster mode; default false): apply the disruption controller's commands to the
+  // settled cluster one after another, kube-scheduler placing the evicted pods, until Karpenter would do nothing more.
+  bool apply_disruption = false;
 };
 
 // What the parser made of its input beyond the items themselves, for a summary of an imported cluster dump: what

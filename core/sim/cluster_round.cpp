@@ -152,7 +152,7 @@ bool Runner::Provision(ClusterRound& round) {
 }
 
 void Runner::DisruptionDryRun() {
-  if (!managed_input_) return;
+  if (!managed_input_ && !keep_settled) return;
   // The cluster as the run leaves it: each pod on the node kube-scheduler's snapshot holds it on (preempted and
   // pending pods on none), with its admitted priority; Nodes launched in the run are in sc_ already.
   Scenario settled = sc_;
@@ -168,7 +168,8 @@ void Runner::DisruptionDryRun() {
     if (r.node.empty() && !r.karpenter.empty() && r.karpenter.back().target.rfind("node/", 0) == 0)
       nominated.insert(r.karpenter.back().node);
   }
-  result_.disruption = options_.disruption(settled, nominated, options_.explain_nodes);
+  if (managed_input_) result_.disruption = options_.disruption(settled, nominated, options_.explain_nodes);
+  if (keep_settled) settled_ = std::move(settled);
 }
 
 void Runner::Finish() {

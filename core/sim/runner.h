@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,10 @@ class Runner {
   Runner(Scenario sc, const RunOptions& options) : sc_(std::move(sc)), options_(options), result_(NewResult(sc_)) {}
 
   SimResult Run();
+  // After Run, with keep_settled: the cluster as the run left it (each pod on the node kube-scheduler holds it on,
+  // with its admitted priority; Nodes launched in the run included), as the disruption dry run sees it.
+  bool keep_settled = false;
+  Scenario TakeSettled() { return std::move(*settled_); }
 
  private:
   // Admission for pods [first, end): default tolerations, priorities (re-resolving earlier pods is a no-op).
@@ -55,8 +60,10 @@ class Runner {
   // Queues the pods [first, end) that wait for kube-scheduler; returns them.
   std::vector<std::size_t> QueuePods(std::size_t first);
   void Finish();
-  // cluster mode with Karpenter-managed nodes in the input: the disruption dry run over the settled cluster.
+  // The settled cluster (settled_), and in cluster mode with Karpenter-managed nodes in the input the disruption dry
+  // run over it.
   void DisruptionDryRun();
+  std::optional<Scenario> settled_;
   bool managed_input_ = false;
   void Event(const char* type, const char* reason, const std::string& pod, std::string message) {
     result_.events.push_back({type, reason, pod, std::move(message), "", ""});

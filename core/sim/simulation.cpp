@@ -37,7 +37,13 @@ void SortPodsByKey(std::vector<PodResult>& pods) {
 
 SimResult Run(Scenario sc, const RunOptions& options) {
   if (sc.simulation.mode == Mode::Karpenter) return RunKarpenter(std::move(sc), options);
-  return Runner(std::move(sc), options).Run();
+  const bool apply = sc.simulation.apply_disruption && options.disruption && options.apply_disruption &&
+                     sc.simulation.mode == Mode::Cluster;
+  Runner runner(std::move(sc), options);
+  runner.keep_settled = apply;
+  SimResult result = runner.Run();
+  if (apply) result.disruption_applied = options.apply_disruption(runner.TakeSettled(), result, options);
+  return result;
 }
 
 }  // namespace kplace::sim

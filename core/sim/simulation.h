@@ -115,6 +115,37 @@ struct NodeSummary {
   std::vector<std::string> pods;  // keys, in bind order
 };
 
+// spec.karpenter.applyDisruption: one disruption command applied to the cluster.
+struct DisruptionStepPod {
+  std::string pod;      // key
+  std::string from;     // the disrupted node
+  std::string planned;  // where Karpenter's simulation put it (a node; a replacement by its Node's name); "" none
+  std::string node;     // where kube-scheduler bound it; "" when it stayed pending or was deleted
+  // Why it is not where Karpenter planned: kube-scheduler's choice, pending (with its message), or deleted (a pod
+  // no controller re-creates); "" when it agrees.
+  std::string disagreement;
+};
+
+struct DisruptionStep {
+  karpenter::disruption::Command command;  // as the dry run before it decided
+  std::vector<std::string> launched;       // the replacements' Nodes
+  std::vector<std::string> deleted;        // the disrupted Nodes
+  std::vector<DisruptionStepPod> pods;     // the evicted pods, by key
+  // NodeClaims Karpenter's provisioning launched during the step for pods kube-scheduler could not place.
+  std::vector<std::string> provisioned;
+  double hourly = 0;  // the cluster's price per hour after the step
+};
+
+// "This cluster after consolidation": the commands applied in turn to the settled cluster, until the dry run finds
+// nothing more to do (or the cap).
+struct DisruptionApplied {
+  double hourly_before = 0;  // Σ node prices (first offering of each Node's type, zone, capacity type) before
+  double hourly_after = 0;
+  std::vector<DisruptionStep> steps;
+  std::vector<NodeSummary> nodes;  // the cluster after the last step
+  std::string stopped;             // why the loop ended
+};
+
 struct SimResult {
   Mode mode = Mode::Cluster;
   std::uint64_t seed = 0;
@@ -140,12 +171,19 @@ struct SimResult {
   // karpenter and cluster modes, when the input has nodes Karpenter manages: its disruption controller's dry run
   // over the cluster as the run leaves it (karpenter mode: as given, with the provisioning round's nominations).
   std::optional<karpenter::disruption::Report> disruption;
+  // cluster mode with spec.karpenter.applyDisruption: the dry run's commands applied until nothing more.
+  std::optional<DisruptionApplied> disruption_applied;
 };
 
 // Karpenter's disruption dry run (karpenter::disruption::DryRun): over a cluster, with the nodes provisioning
 // nominated pods to.
 using DisruptionDryRun = karpenter::disruption::Report (*)(const Scenario&, const std::set<std::string>&,
                                                            const std::vector<std::string>&);
+
+struct RunOptions;
+// spec.karpenter.applyDisruption (sim::ApplyDisruption): the first run's disruption commands applied to its settled
+// cluster in turn. A pointer for the same reason as DisruptionDryRun.
+using DisruptionApplier = DisruptionApplied (*)(Scenario settled, const SimResult& first, const RunOptions& options);
 
 struct RunOptions {
   bool explain_all = false;
@@ -156,9 +194,15 @@ struct RunOptions {
   // or none. A pointer the caller passes, not a flag: the page's app, which does not show the dry run yet, links
   // without its code (43 KB of gzip of the page's 1.5 MB budget); the CLI and the core API pass DryRun.
   DisruptionDryRun disruption = nullptr;
+  // With disruption: what applies its commands when the scenario asks (sim::ApplyDisruption), or none.
+  DisruptionApplier apply_disruption = nullptr;
   // Nodes the disruption dry run explains (karpenter::disruption::Report::explained): `kplace run --explain node/X`.
   std::vector<std::string> explain_nodes;
 };
+
+// cluster mode, spec.karpenter.applyDisruption: first's disruption commands applied to the settled cluster in turn,
+// each followed by a cluster run, until none is left (apply_disruption.cpp).
+DisruptionApplied ApplyDisruption(Scenario settled, const SimResult& first, const RunOptions& options);
 
 // Throws InputError for scenarios that cannot run (missing PriorityClass, unsupported mode, ...).
 SimResult Run(Scenario scenario, const RunOptions& options = {});

@@ -68,6 +68,7 @@ json PodOn(const std::string& name, const std::string& node) {
 sim::SimResult RunItems(const json& items) {
   sim::RunOptions options;
   options.disruption = &karpenter::disruption::DryRun;
+  options.apply_disruption = &sim::ApplyDisruption;
   return sim::Run(io::ParseScenario(json{{"apiVersion", "v1"}, {"kind", "List"}, {"items", items}}.dump()), options);
 }
 

@@ -24,6 +24,7 @@ std::string RunPreset(const std::string& name) {
   std::string text = testing::ReadFile(std::string(KPLACE_SOURCE_DIR) + "/presets/" + name + ".json");
   sim::RunOptions options;
   options.disruption = &karpenter::disruption::DryRun;
+  options.apply_disruption = &sim::ApplyDisruption;
   return io::Dump(io::ResultToJson(sim::Run(io::ParseScenario(text), options)));
 }
 

@@ -23,8 +23,10 @@ Command ToCommand(const Scenario& sc, const Decision& d, const std::string& meth
   for (const Candidate* c : d.candidates) cmd.nodes.push_back(c->state->name);
   const auto& catalogue = d.results.simulation.catalogue;
   if (d.replace)
-    for (const NewClaim& nc : d.new_claims) {
+    for (std::size_t ci = 0; ci < d.new_claims.size(); ++ci) {
+      const NewClaim& nc = d.new_claims[ci];
       Replacement rep;
+      rep.claim = d.results.simulation.result.claims[ci];
       rep.node_pool = nc.node_pool;
       std::vector<const KType*> options;
       for (int idx : nc.options) {

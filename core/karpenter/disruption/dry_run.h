@@ -58,6 +58,7 @@ struct Replacement {
   std::string instance_type, zone, capacity_type;
   double price = 0;
   std::vector<std::string> pods;  // keys of the pods the simulation put there
+  karpenter::ClaimOutcome claim;  // the simulation's NodeClaim (labels, taints) for a caller that launches it
 };
 
 // Where a pod of a disrupted node goes in the simulation.
