@@ -49,11 +49,7 @@ Simulation ParseSimulation(const Json& v, const Reader& r) {
         k.Field(key).Fail("unknown field (applyDisruption, featureGates)");
       (void)value;
     }
-    if (auto apply = k.Bool(*karpenter, "applyDisruption")) {
-      if (*apply && sim.mode != Mode::Cluster)
-        k.Field("applyDisruption").Fail("applies the disruption controller's commands in cluster mode only");
-      sim.apply_disruption = *apply;
-    }
+    if (auto apply = k.Bool(*karpenter, "applyDisruption")) sim.apply_disruption = *apply;
     if (const Json* gates = k.Object(*karpenter, "featureGates")) {
       Reader g = k.Field("featureGates");
       for (const auto& [key, value] : gates->items()) {

@@ -36,6 +36,10 @@ void SortPodsByKey(std::vector<PodResult>& pods) {
 }
 
 SimResult Run(Scenario sc, const RunOptions& options) {
+  // A scenario switched to another mode keeps the field (the page's mode buttons): said, not refused.
+  if (sc.simulation.apply_disruption && sc.simulation.mode != Mode::Cluster)
+    sc.warnings.push_back("spec.karpenter.applyDisruption applies in cluster mode only: ignored in " +
+                          std::string(sc.simulation.mode == Mode::Karpenter ? "karpenter" : "scheduler") + " mode");
   if (sc.simulation.mode == Mode::Karpenter) return RunKarpenter(std::move(sc), options);
   const bool apply = sc.simulation.apply_disruption && options.disruption && options.apply_disruption &&
                      sc.simulation.mode == Mode::Cluster;

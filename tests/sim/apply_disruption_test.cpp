@@ -177,6 +177,15 @@ TEST(ApplyDisruption, AReplacementLaunchesWithItsDaemonSetPod) {
   EXPECT_EQ(pods, (std::vector<std::string>{"default/web", "kube-system/agent-default-0"}));
 }
 
+TEST(ApplyDisruption, IgnoredWithAWarningOutsideClusterMode) {
+  json sim = Sim();
+  sim["spec"]["mode"] = "karpenter";
+  const sim::SimResult r = RunItems({sim, Pool(), Type("m5.large", "2", 0.096), NodeOf("node-a")});
+  EXPECT_FALSE(r.disruption_applied);
+  EXPECT_EQ(r.warnings, std::vector<std::string>{
+                            "spec.karpenter.applyDisruption applies in cluster mode only: ignored in karpenter mode"});
+}
+
 TEST(ApplyDisruption, OnlyWhenTheScenarioAndTheCallerAsk) {
   const json items = {Sim(false), Pool(), Type("m5.large", "2", 0.096), NodeOf("node-a")};
   EXPECT_FALSE(RunItems(items).disruption_applied);
