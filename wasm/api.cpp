@@ -7,6 +7,11 @@
 //                                  {"status":"failure","errors":[{"message":"...","internal":false}]}
 //   kplace_explain(scenario, pod) -> the success envelope with "explanations": {pod: {...}} for that pod only (what
 //                                  the playground's Web Worker computes on demand for large scenarios)
+//   kplace_disruption(scenario, node) -> {"status":"success","result":{...},"node":{...}}: the run with Karpenter's
+//                                  disruption dry run (the result's disruption and disruptionApplied) and, for a node
+//                                  name, that node's explanation (`kplace run --explain node/NAME --format json`; null
+//                                  when there is no such node): what the playground's Disruption tab asks its Web
+//                                  Worker for (the app does not link the dry run)
 //   kplace_convert_kwok(json)   -> Karpenter's kwok provider instance_types.json as a JSON array of kplace InstanceType
 //                                  items, or {"error":"..."}
 //   kplace_import(dump)         -> {"status":"success","scenario":"...","import":{...}}: a cluster dump (kubectl's
@@ -37,6 +42,7 @@
 #include "core/io/run_text.h"
 #include "core/io/scenario_parser.h"
 #include "core/io/yaml_text.h"
+#include "core/karpenter/disruption/dry_run.h"
 
 // 1 when this module runs in a Web Worker (the only place progress messages go to).
 // clang-format off
@@ -145,6 +151,26 @@ char* kplace_explain(const char* scenario, const char* pod) {
   } catch (const std::exception&) {
     return Copy(std::string(R"({"status":"failure","errors":[{"message":"internal error","internal":true}]})"));
   }
+}
+
+char* kplace_disruption(const char* scenario, const char* node) {
+  using kplace::io::Json;
+  return Answer([&]() {
+    const std::string name = node ? node : "";
+    kplace::sim::RunOptions options;
+    options.disruption = &kplace::karpenter::disruption::DryRun;
+    options.apply_disruption = &kplace::sim::ApplyDisruption;
+    if (!name.empty()) options.explain_nodes = {name};
+    const kplace::sim::SimResult r = kplace::sim::Run(kplace::io::ParseScenario(scenario ? scenario : ""), options);
+    std::string text;
+    kplace::io::JsonWriter w(text);
+    w.BeginObject();
+    if (!name.empty()) w.Key("node").Value(kplace::io::NodeExplanationToJson(r, name));
+    kplace::io::WriteResult(r, w.Key("result"));
+    w.Member("status", "success");
+    w.EndObject();
+    return text;
+  });
 }
 
 char* kplace_convert_kwok(const char* json) {

@@ -68,6 +68,9 @@ EM_JS(void, JsRunInBackground, (int seq, const char* text), {
 EM_JS(void, JsExplainInBackground, (int seq, const char* text, const char* pod), {
   if (Module["onKplaceExplainAsync"]) Module["onKplaceExplainAsync"](seq, UTF8ToString(text), UTF8ToString(pod));
 });
+EM_JS(void, JsDisruptionInBackground, (int seq, const char* text, const char* node), {
+  if (Module["onKplaceDisruptionAsync"]) Module["onKplaceDisruptionAsync"](seq, UTF8ToString(text), UTF8ToString(node));
+});
 EM_JS(void, JsNotifyHeight, (int height), {
   if (Module["onKplaceHeight"]) Module["onKplaceHeight"](height);
 });
@@ -250,6 +253,9 @@ bool Start(const unsigned char* sans, int sans_len, const unsigned char* mono, i
       kAsyncThreshold);
   web->session.SetExplainRunner([](std::uint64_t seq, const std::string& text, const std::string& pod) {
     JsExplainInBackground(static_cast<int>(seq), text.c_str(), pod.c_str());
+  });
+  web->session.SetDisruptionRunner([](std::uint64_t seq, const std::string& text, const std::string& node) {
+    JsDisruptionInBackground(static_cast<int>(seq), text.c_str(), node.c_str());
   });
 
   const int preset = kplace::app::DefaultPreset();

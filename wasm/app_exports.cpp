@@ -70,6 +70,27 @@ int kplace_app_explained(int seq, const char* pod, const char* envelope) {
   return web->session.CompleteExplanation(static_cast<std::uint64_t>(seq), pod, envelope) ? 1 : 0;
 }
 
+// The Web Worker's answer to a disruption request (kplace_disruption's envelope) for snapshot seq.
+int kplace_app_disrupted(int seq, const char* node, const char* envelope) {
+  if (!web || !node || !envelope) return 0;
+  Wake();
+  return web->session.CompleteDisruption(static_cast<std::uint64_t>(seq), node, envelope) ? 1 : 0;
+}
+
+// Karpenter's disruption dry run for the snapshot on screen (JSON text), with node's explanation as "node" when node
+// is not "" and it has come; "" when the dry run has not come.
+const char* kplace_app_disruption(const char* node) {
+  static std::string json;
+  json.clear();
+  const kplace::io::Json* d = web ? web->session.disruption() : nullptr;
+  if (!d) return json.c_str();
+  kplace::io::Json doc = *d;
+  if (node && *node)
+    if (const kplace::io::Json* x = web->session.node_explanation(node)) doc["node"] = *x;
+  json = doc.dump();
+  return json.c_str();
+}
+
 // The on-demand explanation of pod (JSON text) for the snapshot on screen, "" when there is none.
 const char* kplace_app_explanation(const char* pod) {
   static std::string json;

@@ -4,6 +4,9 @@
 //                                      pod's explanation (kplace_explain)
 //   out: {type: "progress", done, total}  while a run goes (at most every 50 ms; posted by the core itself)
 //        {seq, pod?, envelope}         the answer as text: {"status":"success","result":{...}} or the failure
+//   in:  {seq, text, disruption: true, node}  Karpenter's disruption dry run of text (kplace_disruption), with
+//                                      node's explanation when node is not ""
+//   out: {seq, disruption: true, node, envelope}
 //   in:  {type: "import", id, text}    a cluster dump (kubectl's JSON or YAML in any shape, Karpenter kwok's
 //                                      instance_types.json) to turn into a scenario: the core's kplace_import
 //   out: {type: "import", id, scenario, import} | {type: "import", id, error}  (import: the core's summary, with
@@ -46,15 +49,16 @@ self.onmessage = async (e) => {
     self.postMessage({ type, id, ...answer });
     return;
   }
-  const { seq, text, pod } = e.data;
+  const { seq, text, pod, disruption, node } = e.data;
   let envelope;
   try {
     const mod = await getCore();
-    envelope = pod ? callCore(mod, mod._kplace_explain, text, pod)
-                   : callCore(mod, (p) => mod._kplace_run(p, 0), text);
+    if (disruption) envelope = callCore(mod, mod._kplace_disruption, text, node || '');
+    else if (pod) envelope = callCore(mod, mod._kplace_explain, text, pod);
+    else envelope = callCore(mod, (p) => mod._kplace_run(p, 0), text);
   } catch (err) {
     envelope = JSON.stringify({ status: 'failure',
                                 errors: [{ message: `the background run failed: ${err}`, internal: true }] });
   }
-  self.postMessage({ seq, pod, envelope });
+  self.postMessage({ seq, pod, disruption, node, envelope });
 };

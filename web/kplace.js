@@ -37,9 +37,14 @@
 //   undo()                            restores the text before the last direct edit, setMode or setKubernetesVersion
 //   explanation(pod)  after a background run, the pod's explanation fetched on demand by the inspector's
 //                     "Explain this pod" (a second worker re-runs the scenario recording that pod), else null
+//   disruption(node?) Karpenter's disruption dry run of the result on screen, {disruption, disruptionApplied} as in
+//                     the result JSON (a cluster Karpenter manages, karpenter or cluster mode; the Disruption tab asks
+//                     a worker for it), with node: that node's explanation as "node" once the tab's what-if asked
+//                     for it; null until the worker has answered
 //   targets()         the last frame's clickable edit targets in CSS pixels, {"taint:<node>:<i>" | "cordon:<node>" |
 //                     "tolerate:<node>" | "pod:<ns/name>" (a chip on a node card) | "tab:<id>" (a details tab:
-//                     pod, events, rounds, queue; app/ui/panels.cpp): [x0, y0, x1, y1]} (tests click them)
+//                     pod, events, rounds, queue, disruption; app/ui/panels.cpp) | "disruption-node:<node>" (a
+//                     row of the Disruption tab's table: its what-if) | "explain-node" (asks again): [x0, y0, x1, y1]} (tests click them)
 //   frames()          frames drawn so far (tests wait on it)
 //   frameWork()       ms the app spent drawing them (its own work, not the browser's rendering): per frame over a
 //                     span, (frameWork() - w0) / (frames() - f0)
@@ -82,7 +87,7 @@ import { guardKeys, inOverlay, message as overlayMessage } from './js/overlay.js
 import { canvas, editable, embedMode } from './js/page.js';
 import { applyLink, embedLink, embedSnippet, loadDefault, loadLink, presetLink, rememberDefault, shareLink }
   from './js/share.js';
-import { explainInWorker, runInWorker } from './js/worker-runner.js';
+import { disruptionInWorker, explainInWorker, runInWorker } from './js/worker-runner.js';
 
 const message = document.getElementById('message');
 const timing = { ready: null, firstFrame: null };
@@ -117,6 +122,7 @@ const api = {
   addToleration: app.addToleration,
   undo: app.undo,
   explanation: app.explanation,
+  disruption: app.disruption,
   targets: app.targets,
   setMode: app.setMode,
   setKubernetesVersion: app.setKubernetesVersion,
@@ -182,6 +188,7 @@ async function start() {
       onKplaceResult: () => notify(),
       onKplaceRunAsync: (seq, textOf) => runInWorker(seq, textBeingLoaded() ?? textOf()),
       onKplaceExplainAsync: (seq, text, pod) => explainInWorker(seq, text, pod),
+      onKplaceDisruptionAsync: (seq, text, node) => disruptionInWorker(seq, text, node),
       onKplaceHeight: () => postHeight(),
     }),
   ]);

@@ -154,9 +154,17 @@ bool Session::Land(std::string_view envelope) {
   snap->result_json = io::Dump(result);
   IndexSnapshot(*snap, &result);
   snap->explained = false;
+  // The Web Worker's core ran the dry run with the result.
+  io::Json disruption = io::Json::object();
+  for (const char* key : {"disruption", "disruptionApplied"})
+    if (result.contains(key)) disruption[key] = result[key];
   snap->run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - pending->start).count();
   snap->generation = pending->generation;
   snapshot_ = std::move(snap);
+  if (disruption.contains("disruption")) {
+    ResetDisruption();
+    disruption_ = std::move(disruption);
+  }
   return true;
 }
 
@@ -182,6 +190,60 @@ bool Session::CompleteExplanation(std::uint64_t seq, const std::string& pod, std
     return false;
   explanations_[pod] = std::move(doc["explanations"][pod]);
   return true;
+}
+
+bool Session::HasDisruption() const { return snapshot_ && snapshot_->disruption; }
+
+void Session::ResetDisruption() {
+  if (!snapshot_ || disruption_generation_ == snapshot_->generation) return;
+  disruption_generation_ = snapshot_->generation;
+  disruption_ = io::Json();
+  node_explanations_.clear();
+  disruption_asking_ = false;
+  disruption_asked_.clear();
+}
+
+bool Session::RequestDisruption(const std::string& node) {
+  // Only the text that produced the snapshot (not an edited or pending one); one question at a time.
+  if (!disruption_runner_ || !snapshot_ || snapshot_->generation != generation_ || pending_ || !HasDisruption())
+    return false;
+  ResetDisruption();
+  if (disruption_asking_) return false;
+  if (node.empty() ? !disruption_.is_null() : node_explanations_.count(node) > 0) return false;
+  disruption_asking_ = true;
+  disruption_asked_ = node;
+  disruption_runner_(snapshot_->generation, text_, node);
+  return true;
+}
+
+bool Session::CompleteDisruption(std::uint64_t seq, const std::string& node, std::string_view envelope) {
+  if (stale_disruption() || seq != disruption_generation_ || !disruption_asking_ || node != disruption_asked_)
+    return false;
+  disruption_asking_ = false;
+  disruption_asked_.clear();
+  io::Json doc = io::Json::parse(envelope, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || StringAt(doc, "status") != "success" || !doc.contains("result")) {
+    // Said in the tab (and not asked again for this snapshot).
+    std::string message = "the background dry run failed";
+    if (doc.is_object() && doc.contains("errors") && doc["errors"].is_array() && !doc["errors"].empty())
+      message = StringAt(doc["errors"][0], "message");
+    if (disruption_.is_null()) disruption_ = io::Json{{"error", message}};
+    return true;
+  }
+  if (disruption_.is_null()) {
+    disruption_ = io::Json::object();
+    io::Json& result = doc["result"];
+    for (const char* key : {"disruption", "disruptionApplied"})
+      if (result.contains(key)) disruption_[key] = std::move(result[key]);
+  }
+  if (!node.empty()) node_explanations_[node] = doc.contains("node") ? std::move(doc["node"]) : io::Json();
+  return true;
+}
+
+const io::Json* Session::node_explanation(const std::string& node) const {
+  if (stale_disruption()) return nullptr;
+  auto it = node_explanations_.find(node);
+  return it == node_explanations_.end() ? nullptr : &it->second;
 }
 
 const io::Json* Session::explanation(const std::string& pod) const {

@@ -63,6 +63,25 @@ class Session {
     return !explaining_.empty() && explaining_ == pod && !stale_explain();
   }
 
+  // Karpenter's disruption dry run for the snapshot on screen, from the Web Worker's core (kplace_disruption: the app
+  // does not link the dry run). A background run's result already holds it; for a run in the frame it is asked for
+  // once per snapshot (RequestDisruption("")), and again with a node name for that node's explanation (what-if).
+  using DisruptionRunner = std::function<void(std::uint64_t seq, const std::string& text, const std::string& node)>;
+  void SetDisruptionRunner(DisruptionRunner runner) { disruption_runner_ = std::move(runner); }
+  // Whether the snapshot on screen has a dry run to show (Snapshot::disruption).
+  bool HasDisruption() const;
+  bool RequestDisruption(const std::string& node = "");
+  bool CompleteDisruption(std::uint64_t seq, const std::string& node, std::string_view envelope);
+  // {"disruption": {...}, "disruptionApplied": {...}} for the snapshot on screen, nullptr until it has come.
+  const io::Json* disruption() const { return stale_disruption() || disruption_.is_null() ? nullptr : &disruption_; }
+  // The explanation of node (`kplace run --explain node/NAME --format json`; null: no such node), nullptr until asked
+  // for and come.
+  const io::Json* node_explanation(const std::string& node) const;
+  // What is asked for and has not come: "" (the dry run) or a node name; nullptr when nothing is.
+  const std::string* disruption_asked() const {
+    return stale_disruption() || !disruption_asking_ ? nullptr : &disruption_asked_;
+  }
+
   // Replaces the text and re-runs. Returns whether the text ran (or, when running(), is running).
   bool SetText(std::string text);
   // Re-runs the current text (after the editor changed it in place).
@@ -101,6 +120,15 @@ class Session {
   std::string explaining_;                // pod asked for, "" when none
   std::uint64_t explain_generation_ = 0;  // snapshot the explanations belong to
   std::unordered_map<std::string, io::Json> explanations_;
+  bool stale_disruption() const { return !snapshot_ || disruption_generation_ != snapshot_->generation; }
+  // Forgets what belongs to an older snapshot.
+  void ResetDisruption();
+  DisruptionRunner disruption_runner_;
+  std::uint64_t disruption_generation_ = 0;  // snapshot the dry run belongs to
+  io::Json disruption_;                      // null until it comes
+  std::unordered_map<std::string, io::Json> node_explanations_;
+  bool disruption_asking_ = false;
+  std::string disruption_asked_;
   AsyncRunner runner_;
   std::size_t async_threshold_ = 0;
 };

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/io/result_reader.h"
+#include "core/karpenter/disruption/cluster.h"
 #include "core/model/features.h"
 #include "core/model/pod_requests.h"
 #include "core/model/symbol.h"
@@ -162,6 +163,7 @@ void AddLaunchedNodes(Scenario& sc, const std::vector<sim::LaunchedNodeClaim>& c
 // placement comes from the result (rebuilt from result_json when given: a background run).
 void IndexSnapshot(Snapshot& s, const io::Json* result_json) {
   const bool karpenter_mode = s.scenario.simulation.mode == Mode::Karpenter;
+  s.disruption = s.scenario.simulation.mode != Mode::Scheduler && karpenter::disruption::HasManagedNodes(s.scenario);
   // Admission adds these inside the run (not in karpenter mode: Karpenter reserves their overhead itself); the views
   // need their requests.
   if (!karpenter_mode) sim::ExpandDaemonSets(s.scenario, 0);

@@ -82,7 +82,10 @@ struct Snapshot {
   std::vector<sim::Event> karpenter_events;         // derived from Karpenter's records (see EventRow)
   std::vector<EventRow> events;
   double run_ms = 0;
-  bool explained = true;         // every pod's explanation was recorded (false for runs in the background)
+  bool explained = true;  // every pod's explanation was recorded (false for runs in the background)
+  // karpenter or cluster mode over a cluster Karpenter manages: Karpenter's disruption controller has something to
+  // say (the Disruption tab; Session::disruption).
+  bool disruption = false;
   std::uint64_t generation = 0;  // which edit of the text produced it
 
   int FindPod(const std::string& key) const;

@@ -27,7 +27,31 @@ namespace {
 std::string TaintLabel(const Taint& t) { return sim::TaintsText({t}); }
 
 // Lays out one node card at pos with width w and, when draw, draws it (chips are buttons). Returns its height.
-float NodeCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bool draw, UiState& ui) {
+// Karpenter's disruption verdict for a node card: what the dry run's command does to it ("delete", "replace"), or
+// "blocked" for a node it manages but may not disrupt; "" otherwise. tip: the command or the reason.
+std::string DisruptionMark(const io::Json* d, const std::string& node, ImU32* color, std::string* tip) {
+  if (!d || !d->contains("disruption")) return "";
+  const io::Json& r = (*d)["disruption"];
+  if (r.contains("commands"))
+    for (const auto& c : r["commands"])
+      for (const auto& n : c["nodes"])
+        if (n == node) {
+          const std::string decision = c.value("decision", "");
+          *color = decision == "replace" ? colors::kWarn : colors::kError;
+          *tip = "Karpenter's disruption controller: " + c.value("method", "") + " " + c.value("text", "");
+          return decision;
+        }
+  auto it = r.find("nodes");
+  if (it == r.end() || !it->contains(node)) return "";
+  const io::Json& n = (*it)[node];
+  if (!n.value("managed", false) || n.value("candidate", false)) return "";
+  *color = colors::kTextFaint;
+  *tip = "Karpenter may not disrupt it: " + n.value("blocked", "");
+  return "blocked";
+}
+
+float NodeCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bool draw, UiState& ui,
+               const io::Json* disruption) {
   const Node& node = *nv.node;
   const float pad = Em(0.5f), line = ImGui::GetTextLineHeight(), gap = Em(0.3f);
   const float left = pos.x + pad, right = pos.x + w - pad;
@@ -45,6 +69,14 @@ float NodeCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bo
 
   if (draw) {
     dl->AddText(ImVec2(left, y), colors::kText, node.meta.name.c_str());
+    ImU32 mark_color = 0;
+    std::string mark_tip;
+    if (const std::string mark = DisruptionMark(disruption, node.meta.name, &mark_color, &mark_tip); !mark.empty()) {
+      const ImVec2 at(left + ImGui::CalcTextSize(node.meta.name.c_str()).x + gap, y);
+      const float bw = Badge(dl, at, mark_color, mark);
+      if (ImGui::IsMouseHoveringRect(at, ImVec2(at.x + bw, at.y + line)) && ImGui::IsWindowHovered())
+        ImGui::SetTooltip("%s", mark_tip.c_str());
+    }
     if (nv.launched || node.item_index < 0) {
       // Launched by Karpenter in this run: not in the text, so no direct edits; a badge instead of the switch.
       const std::string badge = nv.launched ? "new \u00b7 round " + std::to_string(nv.launched->round) : "new";
@@ -347,7 +379,7 @@ void GroupHeader(const Group& g) {
 
 }  // namespace
 
-void DrawCluster(const Snapshot& snap, UiState& ui) {
+void DrawCluster(const Snapshot& snap, UiState& ui, const io::Json* disruption) {
   // Compact cards by default from kCompactAbove nodes on; the checkbox overrides.
   constexpr std::size_t kCompactAbove = 40;
   bool compact = ui.compact < 0 ? snap.nodes.size() > kCompactAbove : ui.compact == 1;
@@ -373,7 +405,7 @@ void DrawCluster(const Snapshot& snap, UiState& ui) {
     const int nodes = static_cast<int>(g.nodes.size());
     if (item < nodes) {
       const NodeView& nv = snap.nodes[g.nodes[item]];
-      return compact ? CompactCard(snap, nv, pos, w, draw, ui) : NodeCard(snap, nv, pos, w, draw, ui);
+      return compact ? CompactCard(snap, nv, pos, w, draw, ui) : NodeCard(snap, nv, pos, w, draw, ui, disruption);
     }
     return GhostCard(snap, snap.claims[g.claims[item - nodes]], pos, w, draw, compact, ui);
   };

@@ -8,6 +8,7 @@
   PANEL(kEventsPanel) \
   PANEL(kRoundsPanel) \
   PANEL(kQueuePanel) \
+  PANEL(kDisruptionPanel) \
   /* a new panel: one line above this one */
 // clang-format on
 

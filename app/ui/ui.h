@@ -14,7 +14,8 @@ void DrawApp(Session& session, UiState& ui);
 
 void DrawTopBar(Session& session, UiState& ui);
 void DrawEditor(Session& session, UiState& ui);
-void DrawCluster(const Snapshot& snap, UiState& ui);
+// disruption: Session::disruption (verdict badges on the node cards), or null.
+void DrawCluster(const Snapshot& snap, UiState& ui, const io::Json* disruption);
 void DrawInspector(const Snapshot& snap, const Session& session, UiState& ui);
 void DrawEvents(const Snapshot& snap, UiState& ui);
 // cluster mode: the loop round by round (kube-scheduler binds, Karpenter launches, DaemonSet pods follow).

@@ -280,7 +280,7 @@ void DrawApp(Session& session, UiState& ui) {
     if (ui.fit_cluster && ui.cluster_need > 0)  // embeds: all the cards, unless that leaves the tabs too little
       cluster_h = std::clamp(ui.cluster_need, Em(4), std::max(Em(4), h - below - Em(kFitInspectorEm)));
     ImGui::BeginChild("cluster", ImVec2(0, cluster_h), true);
-    DrawCluster(*snap, ui);
+    DrawCluster(*snap, ui, session.disruption());
     // The content's end in the child's own coordinates (scrolling does not move it) plus the bottom padding: the
     // outer height at which the cards fit without scrolling. It follows the width (cards per row) and the scenario,
     // never the child's height.
@@ -330,6 +330,10 @@ void DrawApp(Session& session, UiState& ui) {
   ui.pending_edit.reset();
   if (!ui.explain_request.empty()) session.RequestExplanation(ui.explain_request);
   ui.explain_request.clear();
+  // Karpenter's disruption dry run, once per snapshot that has one; then what the Disruption tab asked about.
+  if (session.HasDisruption() && !session.disruption() && !session.disruption_asked()) session.RequestDisruption();
+  if (ui.disruption_request && session.disruption()) session.RequestDisruption(*ui.disruption_request);
+  ui.disruption_request.reset();
 }
 
 void RecordTarget(UiState& ui, const std::string& name) {

@@ -40,7 +40,9 @@ struct UiState {
   std::optional<Edit> pending_edit;  // asked for by a panel this frame; applied after the frame is drawn
   bool undo_requested = false;
   std::string explain_request;  // a pod whose explanation the inspector asked for (background-run snapshots)
-  std::string select_tab;       // a Panel::id (panels.h): brought to the front next frame (tests, a newly selected pod)
+  std::string disruption_node;  // the node the Disruption tab's what-if is about
+  std::optional<std::string> disruption_request;  // the Disruption tab asks the worker about this node
+  std::string select_tab;  // a Panel::id (panels.h): brought to the front next frame (tests, a newly selected pod)
   // Embeds: the cluster view takes the height its cards need (cluster_need, last frame's) and the inspector the
   // rest, until the splitter between them is dragged. Otherwise inspector_height splits the column.
   bool fit_cluster = false;

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "app/model/presets.h"
+#include "core/io/result_writer.h"
 #include "core/io/scenario_parser.h"
+#include "core/karpenter/disruption/dry_run.h"
 #include "core/sim/simulation.h"
 #include "tests/app/app_testing.h"
 #include "tests/testing/table.h"
@@ -301,6 +303,83 @@ TEST(SessionTest, ExplanationsOnDemandForBackgroundSnapshots) {
   EXPECT_FALSE(a.session.RequestExplanation("default/web-0"));
   ASSERT_TRUE(a.session.Complete(a.runs[1].first, WorkerEnvelope(text)));
   EXPECT_EQ(a.session.explanation("default/big"), nullptr);
+}
+
+// What the Web Worker's kplace_disruption answers (wasm/api.cpp): the run with the dry run, and node's explanation.
+std::string DisruptionEnvelope(const std::string& text, const std::string& node = "") {
+  sim::RunOptions options;
+  options.disruption = &karpenter::disruption::DryRun;
+  options.apply_disruption = &sim::ApplyDisruption;
+  if (!node.empty()) options.explain_nodes = {node};
+  const sim::SimResult r = sim::Run(io::ParseScenario(text), options);
+  io::Json doc = {{"status", "success"}, {"result", io::ResultToJson(r)}};
+  if (!node.empty()) doc["node"] = io::NodeExplanationToJson(r, node);
+  return doc.dump();
+}
+
+TEST(SessionTest, DisruptionAskedOncePerSnapshotThenPerNode) {
+  Session s;
+  std::vector<std::pair<std::uint64_t, std::string>> asked;
+  s.SetDisruptionRunner(
+      [&](std::uint64_t seq, const std::string&, const std::string& node) { asked.emplace_back(seq, node); });
+  const std::string text = PresetText("consolidation-delete");
+  ASSERT_TRUE(s.SetText(text));
+  ASSERT_TRUE(s.HasDisruption());
+  EXPECT_EQ(s.disruption(), nullptr);
+  ASSERT_TRUE(s.RequestDisruption());
+  EXPECT_FALSE(s.RequestDisruption());  // one question at a time
+  ASSERT_NE(s.disruption_asked(), nullptr);
+  EXPECT_EQ(*s.disruption_asked(), "");
+  EXPECT_FALSE(s.CompleteDisruption(asked[0].first + 1, "", DisruptionEnvelope(text)));  // another snapshot's
+  ASSERT_TRUE(s.CompleteDisruption(asked[0].first, "", DisruptionEnvelope(text)));
+  ASSERT_NE(s.disruption(), nullptr);
+  const io::Json golden = io::Json::parse(
+      kplace::testing::ReadFile(std::string(KPLACE_SOURCE_DIR) + "/tests/golden/consolidation-delete.json"));
+  EXPECT_EQ((*s.disruption())["disruption"], golden["disruption"]);
+  EXPECT_FALSE(s.RequestDisruption());  // already there
+  // A node's what-if.
+  ASSERT_TRUE(s.RequestDisruption("node-3"));
+  EXPECT_EQ(s.node_explanation("node-3"), nullptr);
+  ASSERT_TRUE(s.CompleteDisruption(asked[1].first, "node-3", DisruptionEnvelope(text, "node-3")));
+  ASSERT_NE(s.node_explanation("node-3"), nullptr);
+  EXPECT_EQ((*s.node_explanation("node-3"))["consolidation"], "delete");
+  EXPECT_EQ(asked.size(), 2u);
+  // A new snapshot forgets both; a failure is said once, not asked again.
+  ASSERT_TRUE(s.SetText(text + " "));
+  EXPECT_EQ(s.disruption(), nullptr);
+  EXPECT_EQ(s.node_explanation("node-3"), nullptr);
+  ASSERT_TRUE(s.RequestDisruption());
+  ASSERT_TRUE(s.CompleteDisruption(asked[2].first, "",
+                                   R"({"status":"failure","errors":[{"message":"boom","internal":true}]})"));
+  ASSERT_NE(s.disruption(), nullptr);
+  EXPECT_EQ((*s.disruption())["error"], "boom");
+  EXPECT_FALSE(s.RequestDisruption());
+}
+
+TEST(SessionTest, NoDisruptionWithoutNodesKarpenterManages) {
+  Session s;
+  int asked = 0;
+  s.SetDisruptionRunner([&](std::uint64_t, const std::string&, const std::string&) { ++asked; });
+  ASSERT_TRUE(s.SetText(PresetText("quickstart")));
+  EXPECT_FALSE(s.HasDisruption());
+  EXPECT_FALSE(s.RequestDisruption());
+  ASSERT_TRUE(s.SetText(*json_text::WithMode(PresetText("consolidation-delete"), "scheduler")));
+  EXPECT_FALSE(s.HasDisruption());
+  EXPECT_EQ(asked, 0);
+}
+
+TEST(SessionTest, ABackgroundRunBringsItsDryRun) {
+  // The Web Worker's run already holds the dry run: nothing to ask.
+  AsyncSession a;
+  int asked = 0;
+  a.session.SetDisruptionRunner([&](std::uint64_t, const std::string&, const std::string&) { ++asked; });
+  const std::string text = PresetText("consolidation-delete");
+  ASSERT_TRUE(a.session.SetText(text));
+  ASSERT_TRUE(a.session.Complete(a.runs[0].first, DisruptionEnvelope(text)));
+  ASSERT_NE(a.session.disruption(), nullptr);
+  EXPECT_TRUE(a.session.disruption()->contains("disruption"));
+  EXPECT_FALSE(a.session.RequestDisruption());
+  EXPECT_EQ(asked, 0);
 }
 
 // A background run's snapshot (the result JSON read by core/io/result_reader and joined with the scenario) shows

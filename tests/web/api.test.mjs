@@ -72,6 +72,22 @@ describe('explanations', () => {
   }
 });
 
+test('kplace_disruption: the dry run, the applied commands and one node explained', () => {
+  const text = readPreset('consolidation-delete.json');
+  const out = core.disruption(text, 'node-3');
+  assert.equal(out.status, 'success');
+  const golden = JSON.parse(readFileSync(path.join(repoRoot, 'tests/golden/consolidation-delete.json'), 'utf8'));
+  assert.deepEqual(out.result.disruption, golden.disruption);
+  assert.equal(out.node.node, 'node-3');
+  assert.equal(out.node.consolidation, 'delete');
+  assert.equal(core.disruption(text, 'nope').node, null);
+  const applied = core.disruption(readPreset('consolidation-applied.json'));
+  const appliedGolden = JSON.parse(readFileSync(path.join(repoRoot, 'tests/golden/consolidation-applied.json'), 'utf8'));
+  assert.deepEqual(applied.result.disruptionApplied, appliedGolden.disruptionApplied);
+  assert.equal(applied.node, undefined);
+  assert.equal(core.disruption('{').status, 'failure');
+});
+
 test('kplace_explain records one pod', () => {
   const text = readPreset('quickstart.json');
   const out = core.explain(text, 'default/big');

@@ -2,7 +2,8 @@
 // through SwiftShader): the page loads without console errors, shows the default preset's placements, follows
 // kplace.load() and typing in the editor, keeps the last result on invalid input, edits the text by clicks (taint
 // badges, cordon, add toleration) with undo, shows the Events panel, runs a 500-node / 5,000-pod scenario in the
-// Web Worker while it keeps drawing (and explains one of its pods on demand), follows resizes and devicePixelRatio, and draws something (screenshot checked
+// Web Worker while it keeps drawing (and explains one of its pods on demand), shows the Disruption tab from a worker
+// (badges, a node's what-if, the applied commands), follows resizes and devicePixelRatio, and draws something (screenshot checked
 // for pixel variance).
 //   node --test tests/web/e2e.test.mjs       (after `cmake --build --preset wasm`; `npm ci` in tests/web)
 import assert from 'node:assert/strict';
@@ -313,6 +314,37 @@ test('the Events panel lists the run\'s events', async () => {
   assert.deepEqual(events.map((e) => e.reason), ['Scheduled', 'Scheduled', 'Scheduled', 'Scheduled',
                                                  'FailedScheduling']);
   await page.evaluate(() => window.kplace.select(''));
+});
+
+// Polls kplace.disruption(node) until the Web Worker's answer is there (and, with node, that node's explanation).
+const disruption = (p, node = '') => p.evaluate((n) => new Promise((resolve) => {
+  const poll = () => {
+    const d = window.kplace.disruption(n);
+    if (d && (!n || d.node !== undefined)) resolve(d); else setTimeout(poll, 100);
+  };
+  poll();
+}), node);
+
+test('the Disruption tab: Karpenter\'s dry run from the worker, badges, and a node explained on demand', async () => {
+  await page.evaluate((t) => window.kplace.load(t), preset('consolidation-delete'));
+  const d = await disruption(page);
+  assert.deepEqual(d.disruption, golden('consolidation-delete').disruption);
+  await frames(page, 2);
+  await clickTarget(page, 'tab:disruption');
+  await frames(page, 2);
+  await clickTarget(page, 'disruption-node:node-3');  // asks for its what-if
+  const x = (await disruption(page, 'node-3')).node;
+  assert.equal(x.node, 'node-3');
+  assert.equal(x.consolidation, 'delete');  // its worker fits on node-1 (tests/golden/README.md)
+  await frames(page, 3);
+  const png = await page.screenshot({ path: path.join(outDir, 'disruption.png') });
+  assert.ok((await pixelStats(page, png)).variance > 100);
+  // cluster mode with applyDisruption: the commands applied in turn, as the native golden has them.
+  await page.evaluate((t) => window.kplace.load(t), preset('consolidation-applied'));
+  const applied = await disruption(page);
+  assert.deepEqual(applied.disruptionApplied, golden('consolidation-applied').disruptionApplied);
+  await frames(page, 2);
+  await page.screenshot({ path: path.join(outDir, 'disruption-applied.png') });
 });
 
 // nodes x deployments of replicas pods each: 500 x 5,000 by default.

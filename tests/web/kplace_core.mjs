@@ -25,6 +25,16 @@ export async function loadCore() {
         mod.ccall('kplace_free', null, ['number'], [ptr]);
       }
     },
+    // kplace_disruption: {status: "success", result, node?} (the run with Karpenter's disruption dry run; node's
+    // explanation when node is not "") or the failure envelope.
+    disruption(text, node = '') {
+      const ptr = mod.ccall('kplace_disruption', 'number', ['string', 'string'], [text, node]);
+      try {
+        return JSON.parse(mod.UTF8ToString(ptr));
+      } finally {
+        mod.ccall('kplace_free', null, ['number'], [ptr]);
+      }
+    },
     // kplace_import: {status: "success", scenario, import} or the failure envelope.
     importDump(text) {
       const ptr = mod.ccall('kplace_import', 'number', ['string'], [text]);

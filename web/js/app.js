@@ -67,6 +67,13 @@ export function explanation(pod) {
   const json = withString(String(pod), (p) => str(mod._kplace_app_explanation(p)));
   return json ? JSON.parse(json) : null;
 }
+// Karpenter's disruption dry run for the result on screen ({disruption, disruptionApplied}), with node's explanation
+// as "node" when one was asked for (the Disruption tab's what-if); null until the Web Worker has answered.
+export function disruption(node = '') {
+  need();
+  const json = withString(String(node), (p) => str(mod._kplace_app_disruption(p)));
+  return json ? JSON.parse(json) : null;
+}
 export function targets() { need(); return JSON.parse(str(mod._kplace_app_targets())); }
 export function setMode(m) {
   need();

@@ -1,5 +1,6 @@
 // Every Web Worker the page starts (kplace-worker.js, a classic worker with kplace-core): one runs large scenarios
-// for the app, a second explains a background run's pods on demand (so an explanation never cancels a run), and a
+// for the app, a second explains a background run's pods on demand (so an explanation never cancels a run), a third
+// answers the Disruption tab (Karpenter's disruption dry run, which the app does not link), and a
 // short-lived one per import or YAML export runs the core's conversion. Answers go back into the app by its edit generation (seq).
 import { mod, withString } from './app.js';
 import { showProgress } from './overlay.js';
@@ -60,6 +61,32 @@ export function explainInWorker(seq, text, pod) {
   }
   explainBusy = true;
   explainWorker.postMessage({ seq, text, pod });
+}
+// The app's onKplaceDisruptionAsync: Karpenter's disruption dry run of text (and node's explanation when node is not
+// ""); _kplace_app_disrupted takes the answer. A newer question cancels one still going.
+let disruptionWorker = null;
+let disruptionBusy = false;
+export function disruptionInWorker(seq, text, node) {
+  if (disruptionWorker && disruptionBusy) {
+    disruptionWorker.terminate();
+    disruptionWorker = null;
+  }
+  if (!disruptionWorker) {
+    const w = new Worker('kplace-worker.js');
+    w.onmessage = (e) => {
+      if (w !== disruptionWorker || e.data.type === 'progress') return;
+      disruptionBusy = false;
+      const { seq: s, node: n, envelope } = e.data;
+      if (mod) withString(n, (np) => withString(envelope, (ep) => mod._kplace_app_disrupted(s, np, ep)));
+    };
+    w.onerror = (e) => {
+      e.preventDefault();
+      if (w === disruptionWorker) disruptionBusy = false;
+    };
+    disruptionWorker = w;
+  }
+  disruptionBusy = true;
+  disruptionWorker.postMessage({ seq, text, disruption: true, node });
 }
 // The app's onKplaceRunAsync.
 export function runInWorker(seq, text) {
