@@ -68,6 +68,13 @@ async function runWasm(text) {
   return best;
 }
 
+// Karpenter's disruption dry run: the nodes a method reached a verdict on (delete, replace, or why not).
+function decidedNodes(result) {
+  if (!result.disruption) return 0;
+  return Object.values(result.disruption.nodes)
+    .filter((n) => Object.values(n.methods || {}).some((m) => m.outcome !== undefined)).length;
+}
+
 function placedPods(result) {
   return Object.values(result.pods).filter((p) => p.node || p.nodeClaim).length;
 }
@@ -86,13 +93,16 @@ for (const s of scenarios) {
   // Same answer from both builds (the page shows what the CLI prints).
   if (JSON.stringify(nativeResult) !== JSON.stringify(wasm.result)) throw new Error(`${s.name}: native and wasm results differ`);
   const placed = placedPods(nativeResult);
-  const row = { ...s, bytes: text.length, placed, native, wasm,
+  const decided = decidedNodes(nativeResult);
+  const row = { ...s, bytes: text.length, placed, decided, native, wasm,
                 nativeRate: s.pods / native.seconds, wasmRate: s.pods / wasm.seconds, ratio: wasm.seconds / native.seconds };
   rows.push(row);
   console.log(`${s.name.padEnd(46)} native ${native.seconds.toFixed(2).padStart(6)} s ${row.nativeRate.toFixed(0).padStart(7)} pods/s ` +
               `${native.peakMB.toFixed(0).padStart(5)} MB | wasm ${wasm.seconds.toFixed(2).padStart(6)} s ` +
               `${row.wasmRate.toFixed(0).padStart(7)} pods/s ${wasm.peakMB.toFixed(0).padStart(5)} MB | ${row.ratio.toFixed(2)}x` +
-              (s.threshold ? ` | ${(row.nativeRate / s.threshold).toFixed(1)}x upstream ${s.threshold}` : ''));
+              (s.threshold ? ` | ${(row.nativeRate / s.threshold).toFixed(1)}x upstream ${s.threshold}` : '') +
+              (decided ? ` | ${decided} nodes decided: ${(decided / native.seconds).toFixed(0)}/s native, ` +
+                         `${(decided / wasm.seconds).toFixed(0)}/s wasm` : ''));
 }
 
 let page = null;
@@ -136,6 +146,17 @@ if (reportPath) {
     lines.push(`| ${r.title} | ${fmt(r.pods)} | ${r.native.seconds.toFixed(2)} | ${fmt(r.nativeRate)} | ${fmt(r.native.peakMB)} | ` +
                `${r.wasm.seconds.toFixed(2)} | ${fmt(r.wasmRate)} | ${fmt(r.wasm.peakMB)} | ${r.ratio.toFixed(2)}x | ${threshold} | ` +
                `${r.threshold ? `${(r.nativeRate / r.threshold).toFixed(0)}x` : ''} |`);
+  }
+  const disruption = rows.filter((r) => r.decided > 0);
+  if (disruption.length) {
+    lines.push('', '## Karpenter\'s disruption dry run', '',
+               'The rows above whose scenario has nodes Karpenter manages also run its disruption controller once over the',
+               'cluster (the time includes it). Nodes decided: the nodes a method reached a verdict on (delete, replace, or',
+               'why not), each after a scheduling simulation of its pods (multi-node consolidation\'s probes come on top).', '',
+               '| scenario | nodes decided | native s | native decisions/s | wasm s | wasm decisions/s |', '|---|---|---|---|---|---|');
+    for (const r of disruption)
+      lines.push(`| ${r.title} | ${fmt(r.decided)} | ${r.native.seconds.toFixed(2)} | ${fmt(r.decided / r.native.seconds)} | ` +
+                 `${r.wasm.seconds.toFixed(2)} | ${fmt(r.decided / r.wasm.seconds)} |`);
   }
   if (page) {
     const r = page.import;

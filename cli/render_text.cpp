@@ -300,6 +300,7 @@ std::string RenderDisruptionApplied(const sim::DisruptionApplied& a) {
                   : "; Karpenter planned " + (p.planned.empty() ? "(none)" : p.planned) + ": " + p.disagreement) +
              "\n";
     if (!s.provisioned.empty()) out += "     Karpenter provisioned " + Join(s.provisioned) + "\n";
+    for (const auto& e : s.events) out += "     " + e.object + " " + e.reason + ": " + e.message + "\n";
   }
   out += "  Stopped: " + a.stopped + "\n";
   return out;

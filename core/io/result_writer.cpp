@@ -272,6 +272,7 @@ void WriteDisruptionApplied(JsonWriter& w, const sim::DisruptionApplied& a) {
     w.BeginObject();
     WriteCommand(w.Key("command"), s.command);
     w.Member("deleted", s.deleted);
+    WriteDisruptionEvents(w.Key("events"), s.events);
     w.Member("hourly", s.hourly);
     w.Member("launched", s.launched);
     w.Key("pods").BeginArray();

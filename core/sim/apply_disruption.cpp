@@ -59,6 +59,11 @@ Scenario Apply(const Scenario& cur, const kd::Command& cmd, DisruptionStep& step
     next.nodes.push_back(std::move(n));
     replacement_nodes.push_back(claim.name);
     step.launched.push_back(claim.name);
+    // A replacement is not initialized when the queue first looks at it.
+    step.events.push_back(
+        {"Normal", "DisruptionLaunching", "NodeClaim/" + claim.name, "Launching NodeClaim: " + cmd.reason});
+    step.events.push_back({"Normal", "DisruptionWaitingReadiness", "NodeClaim/" + claim.name,
+                           "Waiting on readiness to continue disruption"});
   }
   for (const kd::PodMove& m : cmd.pods) {
     std::string to = m.to;
@@ -70,6 +75,15 @@ Scenario Apply(const Scenario& cur, const kd::Command& cmd, DisruptionStep& step
   }
   const std::set<std::string> deleted(cmd.nodes.begin(), cmd.nodes.end());
   step.deleted = cmd.nodes;
+  // The reason title-cased (it already is: Underutilized, Empty, Drifted); a Node standing for an inferred NodeClaim
+  // has no NodeClaim object to name.
+  for (const std::string& node : cmd.nodes) {
+    step.events.push_back({"Normal", "DisruptionTerminating", "Node/" + node, "Disrupting Node: " + cmd.reason});
+    for (const NodeClaim& c : cur.node_claims)
+      if (c.node_name == node)
+        step.events.push_back(
+            {"Normal", "DisruptionTerminating", "NodeClaim/" + c.meta.name, "Disrupting NodeClaim: " + cmd.reason});
+  }
   next.nodes.erase(std::remove_if(next.nodes.begin(), next.nodes.end(),
                                   [&](const Node& n) { return deleted.count(n.meta.name) > 0; }),
                    next.nodes.end());

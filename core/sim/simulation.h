@@ -133,6 +133,10 @@ struct DisruptionStep {
   std::vector<DisruptionStepPod> pods;     // the evicted pods, by key
   // NodeClaims Karpenter's provisioning launched during the step for pods kube-scheduler could not place.
   std::vector<std::string> provisioned;
+  // What the orchestration queue publishes executing it (disruption/queue.go, events.go): DisruptionLaunching and
+  // DisruptionWaitingReadiness on each replacement's NodeClaim, then DisruptionTerminating on each Node and its
+  // NodeClaim.
+  std::vector<karpenter::Event> events;
   double hourly = 0;  // the cluster's price per hour after the step
 };
 

@@ -168,6 +168,14 @@ TEST(ApplyDisruption, AReplacementLaunchesWithItsDaemonSetPod) {
   EXPECT_EQ(a.steps[0].pods[0].planned, "default-0");
   EXPECT_EQ(a.steps[0].pods[0].node, "default-0");
   EXPECT_EQ(a.steps[0].pods[0].disagreement, "");
+  // The orchestration queue's events: the replacement launched and awaited, then the node disrupted (no NodeClaim
+  // object: the Node stands for its own).
+  std::vector<std::string> events;
+  for (const auto& e : a.steps[0].events) events.push_back(e.object + " " + e.reason + ": " + e.message);
+  EXPECT_EQ(events, (std::vector<std::string>{
+                        "NodeClaim/default-0 DisruptionLaunching: Launching NodeClaim: Underutilized",
+                        "NodeClaim/default-0 DisruptionWaitingReadiness: Waiting on readiness to continue disruption",
+                        "Node/big DisruptionTerminating: Disrupting Node: Underutilized"}));
   EXPECT_NEAR(a.hourly_before, 0.384, 1e-12);
   EXPECT_NEAR(a.hourly_after, 0.096, 1e-12);
   ASSERT_EQ(a.nodes.size(), 1u);
