@@ -23,6 +23,21 @@ std::string StringAt(const io::Json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// A failure envelope's first error message, else fallback.
+std::string FailureMessage(const io::Json& doc, const char* fallback) {
+  if (doc.is_object() && doc.contains("errors") && doc["errors"].is_array() && !doc["errors"].empty())
+    return StringAt(doc["errors"][0], "message");
+  return fallback;
+}
+
+// The dry run's members of a result (what the Disruption tab reads): disruption, disruptionApplied.
+io::Json DisruptionOf(io::Json& result) {
+  io::Json out = io::Json::object();
+  for (const char* key : {"disruption", "disruptionApplied"})
+    if (result.contains(key)) out[key] = std::move(result[key]);
+  return out;
+}
+
 }  // namespace
 
 void Session::PushUndo() {
@@ -143,21 +158,16 @@ bool Session::Land(std::string_view envelope) {
   std::unique_ptr<Pending> pending = std::move(pending_);
   io::Json doc = io::Json::parse(envelope, nullptr, /*allow_exceptions=*/false);
   if (!doc.is_object() || StringAt(doc, "status") != "success" || !doc.contains("result")) {
-    error_ = "the background run failed";
-    if (doc.is_object() && doc.contains("errors") && doc["errors"].is_array() && !doc["errors"].empty())
-      error_ = StringAt(doc["errors"][0], "message");
+    error_ = FailureMessage(doc, "the background run failed");
     return false;
   }
   auto snap = std::make_unique<Snapshot>();
   snap->scenario = std::move(pending->scenario);
-  const io::Json& result = doc["result"];
+  io::Json& result = doc["result"];
   snap->result_json = io::Dump(result);
   IndexSnapshot(*snap, &result);
   snap->explained = false;
-  // The Web Worker's core ran the dry run with the result.
-  io::Json disruption = io::Json::object();
-  for (const char* key : {"disruption", "disruptionApplied"})
-    if (result.contains(key)) disruption[key] = result[key];
+  io::Json disruption = DisruptionOf(result);  // the Web Worker's core ran the dry run with the result
   snap->run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - pending->start).count();
   snap->generation = pending->generation;
   snapshot_ = std::move(snap);
@@ -224,18 +234,10 @@ bool Session::CompleteDisruption(std::uint64_t seq, const std::string& node, std
   io::Json doc = io::Json::parse(envelope, nullptr, /*allow_exceptions=*/false);
   if (!doc.is_object() || StringAt(doc, "status") != "success" || !doc.contains("result")) {
     // Said in the tab (and not asked again for this snapshot).
-    std::string message = "the background dry run failed";
-    if (doc.is_object() && doc.contains("errors") && doc["errors"].is_array() && !doc["errors"].empty())
-      message = StringAt(doc["errors"][0], "message");
-    if (disruption_.is_null()) disruption_ = io::Json{{"error", message}};
+    if (disruption_.is_null()) disruption_ = io::Json{{"error", FailureMessage(doc, "the background dry run failed")}};
     return true;
   }
-  if (disruption_.is_null()) {
-    disruption_ = io::Json::object();
-    io::Json& result = doc["result"];
-    for (const char* key : {"disruption", "disruptionApplied"})
-      if (result.contains(key)) disruption_[key] = std::move(result[key]);
-  }
+  if (disruption_.is_null()) disruption_ = DisruptionOf(doc["result"]);
   if (!node.empty()) node_explanations_[node] = doc.contains("node") ? std::move(doc["node"]) : io::Json();
   return true;
 }

@@ -37,11 +37,11 @@ std::string FreeName(const Scenario& sc, const std::string& pool) {
 
 // The cluster once the command has run: its replacements registered and initialized, its nodes gone, their pods
 // evicted (re-created pending by their controllers) or gone with them.
-Scenario Apply(const Scenario& cur, const kd::Command& cmd, DisruptionStep& step,
-               std::map<std::string, std::string>& planned) {
+Scenario Apply(const Scenario& cur, const kd::Command& cmd, DisruptionStep& step) {
   Scenario next = cur;
   const std::int64_t now = kd::EvaluationTime(cur);
   std::vector<std::string> replacement_nodes;
+  std::map<std::string, std::string> planned;  // pod -> where Karpenter's simulation put it
   for (const kd::Replacement& rep : cmd.replacements) {
     karpenter::ClaimOutcome claim = rep.claim;
     claim.name = FreeName(next, rep.node_pool);
@@ -156,8 +156,7 @@ DisruptionApplied ApplyDisruption(Scenario settled, const SimResult& first, cons
     }
     DisruptionStep step;
     step.command = report->commands.front();
-    std::map<std::string, std::string> planned;
-    Scenario next = Apply(settled, step.command, step, planned);
+    Scenario next = Apply(settled, step.command, step);
     Runner runner(std::move(next), step_options);
     runner.keep_settled = true;
     SimResult r = runner.Run();

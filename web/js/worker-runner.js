@@ -7,8 +7,6 @@ import { showProgress } from './overlay.js';
 
 let worker = null;      // the Web Worker running kplace-core for large scenarios, created on first use
 let workerBusy = false;
-let explainWorker = null;  // a second one for on-demand explanations, so they never cancel a run
-let explainBusy = false;
 let taskSeq = 0;
 
 // Large scenarios: the app hands the text here (seq = its edit generation) and takes the answer back with
@@ -39,55 +37,47 @@ function startWorker() {
   };
   return w;
 }
+// A worker for questions asked on demand, one at a time: a newer question cancels one still going. deliver(data)
+// takes each answer.
+function onDemandWorker(deliver) {
+  let w = null;
+  let busy = false;
+  return (message) => {
+    if (w && busy) {
+      w.terminate();
+      w = null;
+    }
+    if (!w) {
+      const mine = new Worker('kplace-worker.js');
+      mine.onmessage = (e) => {
+        if (mine !== w || e.data.type === 'progress') return;
+        busy = false;
+        deliver(e.data);
+      };
+      mine.onerror = (e) => {
+        e.preventDefault();
+        if (mine === w) busy = false;
+      };
+      w = mine;
+    }
+    busy = true;
+    w.postMessage(message);
+  };
+}
+
 // The app's onKplaceExplainAsync: records pod's explanation in a re-run of text; _kplace_app_explained takes it.
-export function explainInWorker(seq, text, pod) {
-  if (explainWorker && explainBusy) {
-    explainWorker.terminate();
-    explainWorker = null;
-  }
-  if (!explainWorker) {
-    const w = new Worker('kplace-worker.js');
-    w.onmessage = (e) => {
-      if (w !== explainWorker || e.data.type === 'progress') return;
-      explainBusy = false;
-      const { seq: s, pod: p, envelope } = e.data;
-      if (mod) withString(p, (pp) => withString(envelope, (ep) => mod._kplace_app_explained(s, pp, ep)));
-    };
-    w.onerror = (e) => {
-      e.preventDefault();
-      if (w === explainWorker) explainBusy = false;
-    };
-    explainWorker = w;
-  }
-  explainBusy = true;
-  explainWorker.postMessage({ seq, text, pod });
-}
+const askExplanation = onDemandWorker(({ seq, pod, envelope }) => {
+  if (mod) withString(pod, (pp) => withString(envelope, (ep) => mod._kplace_app_explained(seq, pp, ep)));
+});
+export function explainInWorker(seq, text, pod) { askExplanation({ seq, text, pod }); }
+
 // The app's onKplaceDisruptionAsync: Karpenter's disruption dry run of text (and node's explanation when node is not
-// ""); _kplace_app_disrupted takes the answer. A newer question cancels one still going.
-let disruptionWorker = null;
-let disruptionBusy = false;
-export function disruptionInWorker(seq, text, node) {
-  if (disruptionWorker && disruptionBusy) {
-    disruptionWorker.terminate();
-    disruptionWorker = null;
-  }
-  if (!disruptionWorker) {
-    const w = new Worker('kplace-worker.js');
-    w.onmessage = (e) => {
-      if (w !== disruptionWorker || e.data.type === 'progress') return;
-      disruptionBusy = false;
-      const { seq: s, node: n, envelope } = e.data;
-      if (mod) withString(n, (np) => withString(envelope, (ep) => mod._kplace_app_disrupted(s, np, ep)));
-    };
-    w.onerror = (e) => {
-      e.preventDefault();
-      if (w === disruptionWorker) disruptionBusy = false;
-    };
-    disruptionWorker = w;
-  }
-  disruptionBusy = true;
-  disruptionWorker.postMessage({ seq, text, disruption: true, node });
-}
+// ""); _kplace_app_disrupted takes the answer.
+const askDisruption = onDemandWorker(({ seq, node, envelope }) => {
+  if (mod) withString(node, (np) => withString(envelope, (ep) => mod._kplace_app_disrupted(seq, np, ep)));
+});
+export function disruptionInWorker(seq, text, node) { askDisruption({ seq, text, disruption: true, node }); }
+
 // The app's onKplaceRunAsync.
 export function runInWorker(seq, text) {
   if (worker && workerBusy) {

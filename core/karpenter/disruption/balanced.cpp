@@ -31,25 +31,6 @@ double StateNodeDisruptionCost(const StateNode& n, const Scenario& sc) {
   return cost;
 }
 
-namespace {
-
-// findOfferingPrice: the first instance type of that name, its first offering in that zone and capacity type
-// (availability ignored); 0 when there is none.
-double TrackedPrice(const Scenario& sc, const Labels& labels) {
-  const auto type = labels.Get(Intern("node.kubernetes.io/instance-type"));
-  const auto ct = labels.Get(Intern("karpenter.sh/capacity-type"));
-  const auto zone = labels.Get(Intern("topology.kubernetes.io/zone"));
-  for (const auto& t : sc.instance_types) {
-    if (t.meta.name != Text(*type)) continue;
-    for (const auto& o : t.offerings)
-      if (o.zone == Text(*zone) && o.capacity_type == Text(*ct)) return o.price;
-    return 0;
-  }
-  return 0;
-}
-
-}  // namespace
-
 double ClusterNodePoolCost(const Scenario& sc, const std::vector<StateNode>& nodes, const std::string& pool) {
   // cost.go UpdateNodeClaim: a NodeClaim is tracked once its own labels carry all four keys.
   const Symbol keys[] = {Intern("node.kubernetes.io/instance-type"), Intern("karpenter.sh/capacity-type"),
@@ -60,7 +41,9 @@ double ClusterNodePoolCost(const Scenario& sc, const std::vector<StateNode>& nod
     for (Symbol k : keys)
       if (!labels.Has(k)) return;
     if (*labels.Get(keys[3]) != pool_sym) return;
-    tracked.emplace_back(name, TrackedPrice(sc, labels));
+    // findOfferingPrice (cost.go): no NaN guard on this side.
+    tracked.emplace_back(
+        name, OfferingPrice(sc, Text(*labels.Get(keys[0])), Text(*labels.Get(keys[2])), Text(*labels.Get(keys[1]))));
   };
   if (!FindNodePool(sc, pool)) return 0;  // internalAddOffering: the NodePool must exist
   for (const NodeClaim& c : sc.node_claims) track(c.meta.name, c.meta.labels);
@@ -136,6 +119,12 @@ std::string ApprovedMessage(const ScoreResult& s) {
   return "score " + GoFixed(s.Score(), 2) + " >= threshold " + GoFixed(s.Threshold(), 2) +
          " (k: " + std::to_string(s.k) + ", savings " + GoFixed(s.savings_fraction * 100, 1) + "%, disruption " +
          GoFixed(s.disruption_fraction * 100, 1) + "%)";
+}
+
+std::string RejectedVerdict(const std::string& move, const ScoreResult& s, const std::string& pool) {
+  return "Balanced: " + move + " scores " + GoFixed(s.Score(), 2) + " < threshold " + GoFixed(s.Threshold(), 2) +
+         " (savings " + GoFixed(s.savings_fraction * 100, 1) + "%, disruption " +
+         GoFixed(s.disruption_fraction * 100, 1) + "% of NodePool " + pool + ")";
 }
 
 }  // namespace kplace::karpenter::disruption

@@ -66,5 +66,8 @@ bool CanPassThreshold(const Candidate& c, const std::map<std::string, NodePoolTo
 
 // ConsolidationApproved's message: "score 0.99 >= threshold 0.50 (k: 2, savings 99.0%, disruption 100.0%)".
 std::string ApprovedMessage(const ScoreResult& s);
+// kplace's words for a move the policy rejects (upstream is silent): "Balanced: <move> scores 0.20 < threshold 0.50
+// (savings 5.0%, disruption 25.0% of NodePool default)".
+std::string RejectedVerdict(const std::string& move, const ScoreResult& s, const std::string& pool);
 
 }  // namespace kplace::karpenter::disruption

@@ -137,18 +137,22 @@ void PublishOnNode(const StateNode& n, const std::string& reason, const std::str
   if (n.claim) events->push_back({"Normal", reason, "NodeClaim/" + n.claim->meta.name, message});
 }
 
-double NodePrice(const StateNode& n, const Scenario& sc) {
-  // resolveNodePrice: the first offering of the node's zone and capacity type.
-  const std::string type = n.Label("node.kubernetes.io/instance-type").value_or("");
-  const std::string zone = n.Label("topology.kubernetes.io/zone").value_or("");
-  const std::string capacity_type = n.Label("karpenter.sh/capacity-type").value_or("");
+double OfferingPrice(const Scenario& sc, std::string_view type, std::string_view zone, std::string_view capacity_type) {
   for (const auto& t : sc.instance_types) {
     if (t.meta.name != type) continue;
     for (const auto& o : t.offerings)
-      if (o.zone == zone && o.capacity_type == capacity_type) return std::isnan(o.price) ? 0 : o.price;
+      if (o.zone == zone && o.capacity_type == capacity_type) return o.price;
     return 0;
   }
   return 0;
+}
+
+double NodePrice(const StateNode& n, const Scenario& sc) {
+  // resolveNodePrice: the first offering of the node's zone and capacity type; NaN counts 0.
+  const double price = OfferingPrice(sc, n.Label("node.kubernetes.io/instance-type").value_or(""),
+                                     n.Label("topology.kubernetes.io/zone").value_or(""),
+                                     n.Label("karpenter.sh/capacity-type").value_or(""));
+  return std::isnan(price) ? 0 : price;
 }
 
 std::optional<Candidate> NewCandidate(const StateNode& n, const Scenario& sc, DisruptionClass cls, std::int64_t now,

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/karpenter/disruption/cluster.h"
@@ -68,6 +69,9 @@ std::optional<Candidate> NewCandidate(const StateNode& n, const Scenario& sc, Di
 // A node's price per hour as a candidate has it: the first offering of its instance type in its zone and capacity
 // type (labels), 0 when there is none (types.go resolveNodePrice).
 double NodePrice(const StateNode& n, const Scenario& sc);
+// The price of the first offering in zone and capacity type of the first instance type named type, availability
+// ignored (cloudprovider InstanceType.OfferingPrice); 0 when there is none. No NaN guard (NodePrice adds one).
+double OfferingPrice(const Scenario& sc, std::string_view type, std::string_view zone, std::string_view capacity_type);
 
 // Go's pretty.Sentence: the first byte upper-cased.
 std::string Sentence(std::string s);

@@ -252,10 +252,7 @@ std::optional<Decision> ConsolidateSingle(const DecisionContext& ctx, const Cand
   // the verdict's words are kplace's.
   ScoreResult best;
   if (ctx.totals && !CanPassThreshold(c, *ctx.totals, &best)) {
-    *verdict = "Balanced: even deleting it scores " + GoFixed(best.Score(), 2) + " < threshold " +
-               GoFixed(best.Threshold(), 2) + " (savings " + GoFixed(best.savings_fraction * 100, 1) +
-               "%, disruption " + GoFixed(best.disruption_fraction * 100, 1) + "% of NodePool " +
-               c.node_pool->meta.name + ")";
+    *verdict = RejectedVerdict("even deleting it", best, c.node_pool->meta.name);
     return std::nullopt;
   }
   std::string why, err;
@@ -276,10 +273,7 @@ std::optional<Decision> ConsolidateSingle(const DecisionContext& ctx, const Cand
     if (s != ev.per_pool.end() && s->second.Approved())
       PublishOnNode(*c.state, "ConsolidationApproved", ApprovedMessage(s->second), ctx.events);
     if (!ev.approved) {
-      *verdict = "Balanced: " + d.Kind() + " scores " + GoFixed(s->second.Score(), 2) + " < threshold " +
-                 GoFixed(s->second.Threshold(), 2) + " (savings " + GoFixed(s->second.savings_fraction * 100, 1) +
-                 "%, disruption " + GoFixed(s->second.disruption_fraction * 100, 1) + "% of NodePool " +
-                 c.node_pool->meta.name + ")";
+      *verdict = RejectedVerdict(d.Kind(), s->second, c.node_pool->meta.name);
       return std::nullopt;
     }
   }
