@@ -138,11 +138,10 @@ CycleOutcome Scheduler::Cycle(std::size_t pod_index, int attempt, CycleExplanati
     }
 
     // Candidate nodes: all, or those of the PreFilterResult in snapshot order.
-    // Per-cycle buffers are reused across cycles to spare the allocator (ScheduleOne is not reentrant).
-    thread_local std::vector<NodeInfo*> candidates;
-    thread_local std::vector<NodeInfo*> feasible;
-    thread_local std::vector<const NodeInfo*> list;
-    thread_local std::vector<framework::NodeScores> scores;
+    auto& candidates = candidates_;
+    auto& feasible = feasible_;
+    auto& list = score_nodes_;
+    auto& scores = scores_;
     candidates.clear();
     feasible.clear();
     list.clear();
@@ -207,7 +206,8 @@ CycleOutcome Scheduler::Cycle(std::size_t pod_index, int attempt, CycleExplanati
       }
       std::int64_t best = INT64_MIN;
       for (const auto& s : scores) best = std::max(best, s.total);
-      std::vector<std::size_t> top;
+      auto& top = top_;
+      top.clear();
       for (std::size_t i = 0; i < scores.size(); ++i)
         if (scores[i].total == best) top.push_back(i);
       // Order the tie set by name so the seeded choice does not depend on node evaluation order. Names are unique,

@@ -68,6 +68,11 @@ class Scheduler {
   std::optional<std::int32_t> preemption_offset_;
   std::size_t next_start_node_index_ = 0;
   framework::CycleState state_;
+  // Per-cycle buffers reused across cycles to spare the allocator (a cycle is not reentrant).
+  std::vector<framework::NodeInfo*> candidates_, feasible_;
+  std::vector<const framework::NodeInfo*> score_nodes_;
+  std::vector<framework::NodeScores> scores_;
+  std::vector<std::size_t> top_;
 };
 
 }  // namespace kplace

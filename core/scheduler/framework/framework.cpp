@@ -231,7 +231,7 @@ Status Framework::RunFilter(const CycleState& state, const PodInfo& pod, const N
   if (!state.active_filters_ready) {
     state.active_filters.clear();
     for (const auto* p : filter_) {
-      if (state.skip_filter[p->prefilter_slot / 2]) continue;
+      if (state.skip_filter[p->prefilter_slot / 2] || p->PassesEveryNode(pod)) continue;
       ActiveFilter a;
       a.plugin = p;
       if (const auto* vs = state.Read<VerdictState>(p->prefilter_slot); vs && vs->row) {
@@ -306,15 +306,16 @@ Status Framework::RunScore(const CycleState& state, const PodInfo& pod, const st
   auto& raw = raw_scores_;
   list.resize(nodes.size());
   raw.resize(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) list[i].node = nodes[i];
   for (const auto& entry : score_) {
     const ScorePlugin* p = entry.plugin;
     const bool skipped = state.skip_score[p->prescore_slot / 2];
     // A skipped plugin adds 0 to every node: only an explanation needs its rows.
     if (skipped && !detail) continue;
     Status s;  // a plugin sets it only to fail
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      list[i].node = nodes[i];
-      list[i].score = skipped ? 0 : p->Score(state, pod, *nodes[i], s);
+    for (auto& l : list) l.score = 0;
+    if (!skipped) {
+      p->ScoreNodes(state, pod, list, s);
       if (!s.IsSuccess()) return s.WithPlugin(p->Name());
     }
     if (detail)

@@ -45,6 +45,14 @@ class ImageLocality final : public framework::PreScorePlugin, public framework::
     return {};
   }
 
+  void ScoreNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                  std::vector<framework::NodeScore>& scores, framework::Status& status) const override {
+    // None of the pod's images on any node: every node's sum is 0, under the minimum threshold, so it scores 0 (the
+    // scores arrive at 0).
+    if (const auto* s = state.Read<PreScoreState>(prescore_slot); s && !s->any_image_present) return;
+    framework::ScoreEach(*this, state, pod, scores, status);
+  }
+
   std::int64_t Score(const framework::CycleState& state, const framework::PodInfo& pod, const framework::NodeInfo& node,
                      framework::Status& status) const override {
     auto* s = state.Read<PreScoreState>(prescore_slot);

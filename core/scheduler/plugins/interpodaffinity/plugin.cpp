@@ -137,6 +137,11 @@ class InterPodAffinity final : public framework::PreFilterPlugin,
     return {};
   }
 
+  void ScoreNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                  std::vector<framework::NodeScore>& scores, framework::Status& status) const override {
+    framework::ScoreEach(*this, state, pod, scores, status);
+  }
+
   std::int64_t Score(const CycleState& state, const PodInfo&, const NodeInfo& node, Status& status) const override {
     auto* s = state.Read<PreScoreState>(prescore_slot);
     if (!s) {

@@ -101,6 +101,11 @@ class NodeAffinityPlugin final : public framework::PreFilterPlugin,
     return {};
   }
 
+  void ScoreNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                  std::vector<framework::NodeScore>& scores, framework::Status& status) const override {
+    framework::ScoreEach(*this, state, pod, scores, status);
+  }
+
   std::int64_t Score(const framework::CycleState&, const framework::PodInfo& pod, const framework::NodeInfo& node,
                      Status& status) const override {
     std::int64_t count = PreferredSchedulingTermsScore(added_preferred_, *node.node);

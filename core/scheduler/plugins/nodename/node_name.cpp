@@ -16,6 +16,7 @@ class NodeName final : public framework::FilterPlugin {
     if (want.empty() || want == node.Name()) return {};
     return framework::Status(framework::Code::UnschedulableAndUnresolvable, kErrReasonNodeNameMismatch);
   }
+  bool PassesEveryNode(const framework::PodInfo& pod) const override { return pod.pod->node_name.empty(); }
 };
 
 }  // namespace

@@ -37,6 +37,14 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
     return {};
   }
 
+  // Score for every node with the PreScore state read once.
+  void ScoreNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                  std::vector<framework::NodeScore>& scores, Status& status) const override {
+    const auto* s = state.Read<PreScoreState>(prescore_slot);
+    if (resources_.empty() || !s) return framework::ScoreEach(*this, state, pod, scores, status);
+    for (auto& n : scores) n.score = Balance(*n.node, s->pod_requests);
+  }
+
   std::int64_t Score(const framework::CycleState& state, const framework::PodInfo& pod, const framework::NodeInfo& node,
                      Status& status) const override {
     if (resources_.empty()) {
@@ -59,16 +67,18 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
   // 75 when the pod does not change the balance). A resource that does not take part (allocatable 0, a scalar the
   // pod does not request) is left out of both sides.
   std::int64_t Balance(const framework::NodeInfo& node, const std::vector<std::int64_t>& pod_requests) const {
-    std::array<double, 8> small_with{}, small_without{};
-    std::vector<double> large_with, large_without;
-    double* with = small_with.data();
-    double* without = small_without.data();
-    if (resources_.size() > small_with.size()) {
-      large_with.resize(resources_.size());
-      large_without.resize(resources_.size());
-      with = large_with.data();
-      without = large_without.data();
+    // The fractions live on the stack for the usual few resources (no initialisation: n of them are written).
+    constexpr std::size_t kSmall = 8;
+    if (resources_.size() > kSmall) {
+      std::vector<double> with(resources_.size()), without(resources_.size());
+      return Balance(node, pod_requests, with.data(), without.data());
     }
+    double with[kSmall], without[kSmall];
+    return Balance(node, pod_requests, with, without);
+  }
+
+  std::int64_t Balance(const framework::NodeInfo& node, const std::vector<std::int64_t>& pod_requests, double* with,
+                       double* without) const {
     const bool change = features_.Enabled(Feature::BalancedAllocationScoresBalanceChange);
     std::size_t n = 0;
     for (std::size_t i = 0; i < resources_.size(); ++i) {

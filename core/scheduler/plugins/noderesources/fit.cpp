@@ -124,6 +124,11 @@ class Fit final : public framework::PreFilterPlugin,
     return {};
   }
 
+  void ScoreNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                  std::vector<framework::NodeScore>& scores, framework::Status& status) const override {
+    framework::ScoreEach(*this, state, pod, scores, status);
+  }
+
   std::int64_t Score(const framework::CycleState& state, const framework::PodInfo& pod, const framework::NodeInfo& node,
                      Status& status) const override {
     if (scorer_.resources().empty()) {

@@ -67,34 +67,15 @@ std::vector<std::int64_t> PodRequestList(const framework::PodInfo& pod, const st
   return out;
 }
 
-bool AllocatableRequest(const ScoredResource& r, const framework::NodeInfo& node, std::int64_t pod_request,
-                        bool use_requested, std::int64_t& alloc, std::int64_t& req) {
+bool ScalarAllocatableRequest(const ScoredResource& r, const framework::NodeInfo& node, std::int64_t pod_request,
+                              std::int64_t& alloc, std::int64_t& req) {
   const Resource& a = node.Allocatable();
-  switch (r.kind) {
-    case ResourceKind::Cpu:
-      alloc = a.milli_cpu;
-      req = (use_requested ? node.requested.milli_cpu : node.non_zero_milli_cpu) + pod_request;
-      break;
-    case ResourceKind::Memory:
-      alloc = a.memory;
-      req = (use_requested ? node.requested.memory : node.non_zero_memory) + pod_request;
-      break;
-    case ResourceKind::EphemeralStorage:
-      alloc = a.ephemeral_storage;
-      req = node.requested.ephemeral_storage + pod_request;
-      break;
-    case ResourceKind::Scalar: {
-      // An extended resource the pod does not request is not scored, nor one the node does not list.
-      if (pod_request == 0) return false;
-      auto it = std::find_if(a.scalar.begin(), a.scalar.end(), [&](const auto& e) { return e.first == r.name; });
-      if (it == a.scalar.end()) return false;
-      alloc = it->second;
-      req = node.requested.Scalar(r.name) + pod_request;
-      break;
-    }
-    case ResourceKind::Ignored:
-      return false;
-  }
+  // An extended resource the pod does not request is not scored, nor one the node does not list.
+  if (pod_request == 0) return false;
+  auto it = std::find_if(a.scalar.begin(), a.scalar.end(), [&](const auto& e) { return e.first == r.name; });
+  if (it == a.scalar.end()) return false;
+  alloc = it->second;
+  req = node.requested.Scalar(r.name) + pod_request;
   return alloc != 0;
 }
 

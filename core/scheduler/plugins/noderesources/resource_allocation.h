@@ -35,11 +35,37 @@ std::vector<ScoredResource> ClassifyResources(const std::vector<ResourceSpec>& s
 std::vector<std::int64_t> PodRequestList(const framework::PodInfo& pod, const std::vector<ScoredResource>& resources,
                                          bool use_requested, bool pod_level_resources);
 
+// The extended-resource case of AllocatableRequest.
+bool ScalarAllocatableRequest(const ScoredResource& r, const framework::NodeInfo& node, std::int64_t pod_request,
+                              std::int64_t& alloc, std::int64_t& req);
+
 // calculateResourceAllocatableRequest: the node's allocatable and its requested amount including the pod. cpu and
 // memory use the node's non-zero sums unless use_requested. Returns false when the resource does not take part
-// for this node: alloc is 0, the pod does not request a scalar resource, or the node does not list it.
-bool AllocatableRequest(const ScoredResource& r, const framework::NodeInfo& node, std::int64_t pod_request,
-                        bool use_requested, std::int64_t& alloc, std::int64_t& req);
+// for this node: alloc is 0, the pod does not request a scalar resource, or the node does not list it. Inline: the
+// score plugins call it per resource per node.
+inline bool AllocatableRequest(const ScoredResource& r, const framework::NodeInfo& node, std::int64_t pod_request,
+                               bool use_requested, std::int64_t& alloc, std::int64_t& req) {
+  const Resource& a = node.Allocatable();
+  switch (r.kind) {
+    case ResourceKind::Cpu:
+      alloc = a.milli_cpu;
+      req = (use_requested ? node.requested.milli_cpu : node.non_zero_milli_cpu) + pod_request;
+      break;
+    case ResourceKind::Memory:
+      alloc = a.memory;
+      req = (use_requested ? node.requested.memory : node.non_zero_memory) + pod_request;
+      break;
+    case ResourceKind::EphemeralStorage:
+      alloc = a.ephemeral_storage;
+      req = node.requested.ephemeral_storage + pod_request;
+      break;
+    case ResourceKind::Scalar:
+      return ScalarAllocatableRequest(r, node, pod_request, alloc, req);
+    case ResourceKind::Ignored:
+      return false;
+  }
+  return alloc != 0;
+}
 
 // NodeResourcesFit's scorer: the configured strategy's weighted mean over the resources.
 class ResourceAllocationScorer {

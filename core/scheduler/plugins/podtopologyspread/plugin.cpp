@@ -83,6 +83,11 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
     return {};
   }
 
+  void ScoreNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                  std::vector<framework::NodeScore>& scores, framework::Status& status) const override {
+    framework::ScoreEach(*this, state, pod, scores, status);
+  }
+
   std::int64_t Score(const framework::CycleState& state, const framework::PodInfo& pod, const framework::NodeInfo& node,
                      Status& status) const override {
     auto* s = state.Read<PreScoreState>(prescore_slot);

@@ -253,6 +253,13 @@ class VolumeBinding final : public framework::PreFilterPlugin,
     return shape_ ? Status() : Status::Skip();
   }
 
+  void ScoreNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                  std::vector<framework::NodeScore>& scores, framework::Status& status) const override {
+    // A pod without claims scores 0 everywhere: the scores arrive at 0.
+    if (!shape_ || !state.Read<ClaimsState>(prefilter_slot)) return;
+    framework::ScoreEach(*this, state, pod, scores, status);
+  }
+
   std::int64_t Score(const framework::CycleState& state, const framework::PodInfo&, const framework::NodeInfo& node,
                      Status&) const override {
     const auto* st = state.Read<ClaimsState>(prefilter_slot);
