@@ -107,7 +107,7 @@ class InterPodAffinity final : public framework::PreFilterPlugin,
 
   Status PreFilter(CycleState& state, const PodInfo& pod, const Snapshot& snapshot,
                    framework::PreFilterResult&) override {
-    auto s = interpodaffinity::ComputePreFilterState(pod, snapshot);
+    auto s = interpodaffinity::ComputePreFilterState(pod, snapshot, &incoming_counts_);
     if (!s) return Status::Skip();
     state.Write(prefilter_slot, std::move(s));
     return {};
@@ -173,6 +173,7 @@ class InterPodAffinity final : public framework::PreFilterPlugin,
   }
 
   InterPodAffinityArgs args_;
+  interpodaffinity::IncomingCounts incoming_counts_;  // the incoming pods' counts, kept between cycles
 };
 
 }  // namespace

@@ -51,11 +51,14 @@ class PairCounts {
   std::int64_t Get(Symbol key, Symbol value) const;
   bool empty() const { return entries_.empty(); }
   const std::vector<Symbol>& keys() const { return keys_; }
+  // The same count at every pair (the keys that received additions aside); both finished.
+  bool SameCounts(const PairCounts& o) const { return entries_ == o.entries_; }
 
  private:
   struct Entry {
     std::uint64_t pair;
     std::int64_t count;
+    bool operator==(const Entry&) const = default;
   };
   static std::uint64_t Pair(Symbol key, Symbol value) { return (std::uint64_t{key} << 32) | value; }
   std::vector<Entry> entries_;
