@@ -40,6 +40,7 @@ struct LabelRequirement {
   std::vector<Symbol> values;  // every operator keeps its values as given (Gt/Lt: the one integer text)
   std::int64_t number = 0;     // Gt / Lt
   bool Matches(const Labels& labels) const;
+  bool operator==(const LabelRequirement&) const = default;
 };
 
 // One validation failure, as k8s.io/apimachinery/pkg/util/validation/field.Error.
@@ -90,6 +91,7 @@ struct LabelSelector {
     return true;
   }
   static LabelSelector Everything() { return LabelSelector{false, {}}; }
+  bool operator==(const LabelSelector&) const = default;
   std::string String() const { return nil ? std::string() : SelectorString(requirements); }
 };
 

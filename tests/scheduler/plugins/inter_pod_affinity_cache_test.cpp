@@ -3,18 +3,22 @@
 // evictions, the counts it gives must be those a walk over every bound pod gives.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 
 #include "core/io/scenario_parser.h"
 #include "core/scheduler/cluster_state.h"
 #include "core/scheduler/plugins/interpodaffinity/filtering.h"
+#include "core/scheduler/plugins/interpodaffinity/scoring.h"
 
 namespace kplace {
 namespace {
 
 using plugins::interpodaffinity::ComputePreFilterState;
+using plugins::interpodaffinity::ComputePreScoreState;
 using plugins::interpodaffinity::IncomingCounts;
+using plugins::interpodaffinity::ScoreCounts;
 
 std::string ScenarioText(int nodes, int pods) {
   std::string items = R"({"kind":"Namespace","metadata":{"name":"team-a","labels":{"team":"a"}}},)"
@@ -54,6 +58,13 @@ std::string ScenarioText(int nodes, int pods) {
             R"("}}},{"topologyKey":"topology.kubernetes.io/zone","labelSelector":{"matchLabels":{"app":"a2"}}}]})";
         break;
       default:
+        // Preferred terms of both kinds (the pod's own side of scoring); weights differ by app.
+        affinity = R"("podAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":)" +
+                   std::to_string(1 + i % 3) + R"(,"podAffinityTerm":{"topologyKey":")" + key +
+                   R"(","labelSelector":{"matchLabels":{"app":"a0"}}}}]},)"
+                   R"("podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":5,)"
+                   R"("podAffinityTerm":{"topologyKey":"rack","labelSelector":{"matchLabels":{"app":")" +
+                   app + R"("}}}}]})";
         break;
     }
     items += R"({"kind":"Pod","metadata":{"name":"p)" + std::to_string(i) + R"(","namespace":")" + ns +
@@ -102,6 +113,56 @@ TEST(InterPodAffinityCache, LongLivedCountsEqualAWalkOverEveryPodThroughBindsAnd
   }
   EXPECT_GT(checks, 300);
   EXPECT_GT(nonempty, 200);
+  EXPECT_GT(bound.size(), 40u);
+}
+
+// PreScore's topology scores (the pod's preferred terms over every bound pod, and the bound pods' required affinity
+// and preferred terms selecting the pod) from a long-lived cache equal a walk over every pod, Skip included.
+TEST(InterPodAffinityCache, LongLivedScoresEqualAWalkOverEveryPodThroughBindsAndEvictions) {
+  const int kNodes = 30, kPods = 160;
+  Scenario sc = io::ParseScenario(ScenarioText(kNodes, kPods));
+  std::vector<std::int32_t> priorities(sc.pods.size(), 0);
+  ClusterState cluster(sc, priorities);
+  InterPodAffinityArgs args;
+  args.hard_pod_affinity_weight = 3;
+  ScoreCounts kept;
+  std::vector<const framework::NodeInfo*> nodes;
+  for (const auto& n : cluster.snapshot.nodes) nodes.push_back(&n);
+  std::mt19937 rng(5);
+  std::vector<std::size_t> bound;
+  int scored = 0, skipped = 0;
+  for (int step = 0; step < 600; ++step) {
+    const std::size_t p = (step / 5 * 4 + rng() % 4) % sc.pods.size();
+    const framework::PodInfo& pod = cluster.Info(p);
+    auto with_kept = ComputePreScoreState(args, pod, nodes, cluster.snapshot, &kept);
+    auto walked = ComputePreScoreState(args, pod, nodes, cluster.snapshot);
+    const std::string where = "step " + std::to_string(step) + " pod " + sc.pods[p].meta.name;
+    ASSERT_EQ(with_kept == nullptr, walked == nullptr) << where;
+    if (walked) {
+      EXPECT_TRUE(with_kept->topology_score.SameCounts(walked->topology_score)) << where;
+      auto sorted = walked->topology_score.keys();
+      std::sort(sorted.begin(), sorted.end());
+      EXPECT_EQ(with_kept->topology_score.keys(), sorted) << where;
+      for (const auto* n : nodes)
+        EXPECT_EQ(plugins::interpodaffinity::ScoreNode(*with_kept, *n),
+                  plugins::interpodaffinity::ScoreNode(*walked, *n))
+            << where << " " << n->Name();
+      ++scored;
+    } else {
+      ++skipped;
+    }
+    const std::size_t q = rng() % sc.pods.size();
+    if (!bound.empty() && rng() % 4 == 0) {
+      const std::size_t k = rng() % bound.size();
+      ASSERT_TRUE(cluster.Evict(bound[k]));
+      bound.erase(bound.begin() + static_cast<std::ptrdiff_t>(k));
+    } else if (!cluster.NodeOf(q)) {
+      cluster.Bind(q, cluster.snapshot.nodes[rng() % cluster.snapshot.nodes.size()]);
+      bound.push_back(q);
+    }
+  }
+  EXPECT_GT(scored, 300);
+  EXPECT_GT(skipped, 0);
   EXPECT_GT(bound.size(), 40u);
 }
 

@@ -42,93 +42,31 @@ void PreFilterState::Update(const PodInfo& other, const NodeInfo& node, std::int
   AddIncoming(*this, other, labels, delta);
 }
 
-namespace {
-
-bool SameSelector(const LabelSelector& a, const LabelSelector& b) {
-  if (a.nil != b.nil || a.requirements.size() != b.requirements.size()) return false;
-  for (std::size_t i = 0; i < a.requirements.size(); ++i) {
-    const auto& x = a.requirements[i];
-    const auto& y = b.requirements[i];
-    if (x.key != y.key || x.op != y.op || x.values != y.values || x.number != y.number) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
-bool IncomingCounts::SameTerms(const PreFilterState& s) const {
-  auto same = [](const std::vector<TermKey>& keys, const std::vector<IncomingTerm>& terms) {
-    if (keys.size() != terms.size()) return false;
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      const TermKey& k = keys[i];
-      const IncomingTerm& t = terms[i];
-      if (k.all_namespaces != t.all_namespaces || k.namespaces != t.namespaces ||
-          k.term->topology_key != t.term->topology_key || !SameSelector(k.term->selector, t.term->selector))
-        return false;
-    }
-    return true;
-  };
-  return same(affinity_, s.affinity) && same(anti_affinity_, s.anti_affinity);
-}
-
 void IncomingCounts::Compute(PreFilterState& s, const framework::Snapshot& snapshot) {
-  const std::size_t n = snapshot.nodes.size();
-  const std::size_t width = 1 + s.anti_affinity.size();
-  if (&snapshot != snapshot_ || snapshot.layout_generation != layout_ || nodes_.size() != n || !SameTerms(s)) {
-    snapshot_ = &snapshot;
-    layout_ = snapshot.layout_generation;
-    auto keys = [](const std::vector<IncomingTerm>& terms) {
-      std::vector<TermKey> out;
-      for (const auto& t : terms) out.push_back({t.namespaces, t.all_namespaces, t.term});
-      return out;
-    };
-    affinity_ = keys(s.affinity);
-    anti_affinity_ = keys(s.anti_affinity);
-    nodes_.assign(n, NodePart{});
-    matches_.assign(n * width, 0);
-    affinity_counts_ = PairCounts();
-    anti_affinity_counts_ = PairCounts();
-  }
-  // The stored terms point into an earlier pod's PodInfo, which may be gone: from here on use this pod's.
-  for (std::size_t i = 0; i < affinity_.size(); ++i) affinity_[i].term = s.affinity[i].term;
-  for (std::size_t i = 0; i < anti_affinity_.size(); ++i) anti_affinity_[i].term = s.anti_affinity[i].term;
-  const bool bulk = nodes_.empty() || !nodes_[0].node;  // nothing counted yet: append, then Finish
-  std::vector<std::int64_t> now(width);
-  for (std::size_t i = 0; i < n; ++i) {
-    const NodeInfo& ni = snapshot.nodes[i];
-    NodePart& part = nodes_[i];
-    if (part.node == ni.node && part.generation == ni.generation && part.num_pods == ni.pods.size()) continue;
-    std::fill(now.begin(), now.end(), 0);
-    for (const PodInfo* e : ni.pods) {
-      if (MatchesAll(s.affinity, *e)) ++now[0];
-      for (std::size_t t = 0; t < s.anti_affinity.size(); ++t)
-        if (s.anti_affinity[t].Matches(*e)) ++now[1 + t];
+  auto affinity = TermKeys(s.affinity);
+  auto anti_affinity = TermKeys(s.anti_affinity);
+  const bool start_over = &snapshot != snapshot_ || snapshot.layout_generation != layout_ || affinity != affinity_ ||
+                          anti_affinity != anti_affinity_;
+  snapshot_ = &snapshot;
+  layout_ = snapshot.layout_generation;
+  affinity_ = std::move(affinity);
+  anti_affinity_ = std::move(anti_affinity);
+  // AddIncoming, per node.
+  affinity_counts_.Update(snapshot, start_over, [&](const NodeInfo& n, auto&& add) {
+    std::int64_t matching = 0;
+    for (const PodInfo* e : n.pods) matching += MatchesAll(s.affinity, *e);
+    if (matching)
+      for (const auto& t : s.affinity) add(t.term->topology_key, matching);
+  });
+  anti_affinity_counts_.Update(snapshot, start_over, [&](const NodeInfo& n, auto&& add) {
+    for (const auto& t : s.anti_affinity) {
+      std::int64_t matching = 0;
+      for (const PodInfo* e : n.pods) matching += t.Matches(*e);
+      if (matching) add(t.term->topology_key, matching);
     }
-    std::int64_t* was = &matches_[i * width];
-    // A different Node at this index: take the old one's part away under its own labels first.
-    if (part.node && part.node != ni.node) {
-      for (const auto& t : s.affinity)
-        if (was[0]) affinity_counts_.Add(part.node->meta.labels, t.term->topology_key, -was[0]);
-      for (std::size_t t = 0; t < s.anti_affinity.size(); ++t)
-        if (was[1 + t])
-          anti_affinity_counts_.Add(part.node->meta.labels, s.anti_affinity[t].term->topology_key, -was[1 + t]);
-      std::fill(was, was + width, 0);
-    }
-    const Labels& labels = NodeLabels(ni);
-    if (const std::int64_t d = now[0] - was[0])
-      for (const auto& t : s.affinity) affinity_counts_.Add(labels, t.term->topology_key, d);
-    for (std::size_t t = 0; t < s.anti_affinity.size(); ++t)
-      if (const std::int64_t d = now[1 + t] - was[1 + t])
-        anti_affinity_counts_.Add(labels, s.anti_affinity[t].term->topology_key, d);
-    std::copy(now.begin(), now.end(), was);
-    part = {ni.node, ni.generation, ni.pods.size()};
-  }
-  if (bulk) {
-    affinity_counts_.Finish();
-    anti_affinity_counts_.Finish();
-  }
-  s.affinity_counts = affinity_counts_;
-  s.anti_affinity_counts = anti_affinity_counts_;
+  });
+  s.affinity_counts = affinity_counts_.counts();
+  s.anti_affinity_counts = anti_affinity_counts_.counts();
 }
 
 std::unique_ptr<PreFilterState> ComputePreFilterState(const PodInfo& pod, const framework::Snapshot& snapshot,

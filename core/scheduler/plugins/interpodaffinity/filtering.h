@@ -23,35 +23,19 @@ struct PreFilterState : framework::StateData {
   void Update(const framework::PodInfo& other, const framework::NodeInfo& node, std::int64_t delta);
 };
 
-// The incoming pod's affinity_counts and anti_affinity_counts over every bound pod, kept between cycles: for the next
-// pod with the same unrolled required terms (replicas of one workload), only the nodes whose pods changed since are
-// visited again (the walk over every bound pod is what made PreFilter the cost of a cycle). A node's part is valid
-// while its Node, generation and pod count are those it was counted with; a new snapshot layout starts over.
+// The incoming pod's affinity_counts and anti_affinity_counts over every bound pod, kept between cycles for the next
+// pod with the same unrolled required terms (replicas of one workload come one after another): the walk over every
+// bound pod was the cost of a cycle.
 class IncomingCounts {
  public:
   // Sets s.affinity_counts and s.anti_affinity_counts (finished) for s.affinity / s.anti_affinity.
   void Compute(PreFilterState& s, const framework::Snapshot& snapshot);
 
  private:
-  struct TermKey {
-    std::vector<Symbol> namespaces;
-    bool all_namespaces = false;
-    const framework::AffinityTerm* term = nullptr;  // compared by value: selector and topology key
-  };
-  struct NodePart {
-    const Node* node = nullptr;  // nullptr: not counted yet
-    std::uint64_t generation = 0;
-    std::size_t num_pods = 0;
-  };
-  bool SameTerms(const PreFilterState& s) const;
-
   const framework::Snapshot* snapshot_ = nullptr;
   std::uint64_t layout_ = 0;
   std::vector<TermKey> affinity_, anti_affinity_;
-  std::vector<NodePart> nodes_;
-  // Per node: pods matching all affinity terms, then pods matching each anti-affinity term.
-  std::vector<std::int64_t> matches_;
-  PairCounts affinity_counts_, anti_affinity_counts_;
+  PerNodeCounts affinity_counts_, anti_affinity_counts_;
 };
 
 // Builds the state; nullptr when the plugin has nothing to check for this pod (PreFilter returns Skip). counts (may

@@ -66,6 +66,32 @@ void PairCounts::Finish() {
   entries_.resize(out);
 }
 
+std::vector<TermKey> TermKeys(const std::vector<IncomingTerm>& terms) {
+  std::vector<TermKey> out;
+  out.reserve(terms.size());
+  for (const auto& t : terms)
+    out.push_back({t.namespaces, t.all_namespaces, t.term->selector, t.term->topology_key, t.term->weight});
+  return out;
+}
+
+void PerNodeCounts::Apply(const Labels& labels, const std::vector<KeyPart>& part, int sign) {
+  for (const auto& k : part) {
+    // A zero sum still adds an entry while bulk-building (Finish drops it); afterwards Add must not insert a zero.
+    if (k.sum != 0 || !counts_.finished_) counts_.Add(labels, k.key, sign * k.sum);
+    auto it = std::find_if(adds_.begin(), adds_.end(), [&](const auto& a) { return a.first == k.key; });
+    if (it == adds_.end()) it = adds_.insert(adds_.end(), {k.key, 0});
+    it->second += sign * k.adds;
+  }
+}
+
+std::vector<Symbol> PerNodeCounts::KeysAdded() const {
+  std::vector<Symbol> out;
+  for (const auto& [key, adds] : adds_)
+    if (adds > 0) out.push_back(key);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::int64_t PairCounts::Get(Symbol key, Symbol value) const {
   std::uint64_t pair = Pair(key, value);
   auto it = std::lower_bound(entries_.begin(), entries_.end(), pair,
@@ -131,7 +157,7 @@ class InterPodAffinity final : public framework::PreFilterPlugin,
 
   Status PreScore(CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,
                   const Snapshot& snapshot) override {
-    auto s = interpodaffinity::ComputePreScoreState(args_, pod, nodes, snapshot);
+    auto s = interpodaffinity::ComputePreScoreState(args_, pod, nodes, snapshot, &score_counts_);
     if (!s) return Status::Skip();
     state.Write(prescore_slot, std::move(s));
     return {};
@@ -173,7 +199,9 @@ class InterPodAffinity final : public framework::PreFilterPlugin,
   }
 
   InterPodAffinityArgs args_;
-  interpodaffinity::IncomingCounts incoming_counts_;  // the incoming pods' counts, kept between cycles
+  // Kept between cycles: the incoming pods' counts (PreFilter) and the topology scores (PreScore).
+  interpodaffinity::IncomingCounts incoming_counts_;
+  interpodaffinity::ScoreCounts score_counts_;
 };
 
 }  // namespace

@@ -53,6 +53,8 @@ class PairCounts {
   const std::vector<Symbol>& keys() const { return keys_; }
   // The same count at every pair (the keys that received additions aside); both finished.
   bool SameCounts(const PairCounts& o) const { return entries_ == o.entries_; }
+  // Replaces the list of keys that received additions (PerNodeCounts keeps its own).
+  void SetKeys(std::vector<Symbol> keys) { keys_ = std::move(keys); }
 
  private:
   struct Entry {
@@ -64,6 +66,82 @@ class PairCounts {
   std::vector<Entry> entries_;
   std::vector<Symbol> keys_;
   bool finished_ = false;
+  friend class PerNodeCounts;
+};
+
+// An unrolled term as a cache key: compared by value (namespaces, selector, topology key, weight), so a cache built
+// for one pod's terms serves the next pod's equal ones.
+struct TermKey {
+  std::vector<Symbol> namespaces;
+  bool all_namespaces = false;
+  LabelSelector selector;
+  Symbol topology_key = kEmptySymbol;
+  std::int32_t weight = 0;
+  bool operator==(const TermKey&) const = default;
+};
+std::vector<TermKey> TermKeys(const std::vector<IncomingTerm>& terms);
+
+// PairCounts summed from one part per node, kept between cycles. Update visits every node but recomputes a node's part
+// (the additions its pods make) only when its Node, generation or pod count changed since, and moves the counts by
+// the difference: a cycle costs the nodes that changed, not every bound pod. The caller starts over when what the
+// parts depend on (the incoming pod's terms, namespace, labels) differs from the previous call's.
+class PerNodeCounts {
+ public:
+  // add_part(node, add) calls add(key, delta) for each addition the node's pods make (PairCounts::Add's, at the node).
+  template <typename AddPart>
+  void Update(const framework::Snapshot& snapshot, bool start_over, AddPart&& add_part) {
+    const std::size_t n = snapshot.nodes.size();
+    if (start_over || stamps_.size() != n) {
+      stamps_.assign(n, Stamp{});
+      parts_.assign(n, {});
+      counts_ = PairCounts();
+      adds_.clear();
+    }
+    const bool bulk = !counts_.finished_;
+    for (std::size_t i = 0; i < n; ++i) {
+      const framework::NodeInfo& ni = snapshot.nodes[i];
+      Stamp& stamp = stamps_[i];
+      if (stamp.node == ni.node && stamp.generation == ni.generation && stamp.num_pods == ni.pods.size()) continue;
+      std::vector<KeyPart>& part = parts_[i];
+      if (stamp.node) Apply(stamp.node->meta.labels, part, -1);
+      part.clear();
+      const Labels& labels = ni.node->meta.labels;
+      add_part(ni, [&](Symbol key, std::int64_t delta) {
+        if (!labels.Has(key)) return;  // PairCounts::Add counts nothing at a node without the key
+        for (auto& k : part)
+          if (k.key == key) {
+            k.sum += delta;
+            ++k.adds;
+            return;
+          }
+        part.push_back({key, delta, 1});
+      });
+      Apply(labels, part, 1);
+      stamp = {ni.node, ni.generation, ni.pods.size()};
+    }
+    if (bulk) counts_.Finish();
+  }
+  const PairCounts& counts() const { return counts_; }
+  // The topology keys that received any addition, sorted.
+  std::vector<Symbol> KeysAdded() const;
+
+ private:
+  struct KeyPart {
+    Symbol key;
+    std::int64_t sum;
+    std::int64_t adds;
+  };
+  struct Stamp {
+    const Node* node = nullptr;  // nullptr: not counted yet
+    std::uint64_t generation = 0;
+    std::size_t num_pods = 0;
+  };
+  void Apply(const Labels& labels, const std::vector<KeyPart>& part, int sign);
+
+  std::vector<Stamp> stamps_;
+  std::vector<std::vector<KeyPart>> parts_;
+  PairCounts counts_;
+  std::vector<std::pair<Symbol, std::int64_t>> adds_;  // per key, the additions in all parts
 };
 
 // The incoming pod's namespace labels (GetNamespaceLabelsSnapshot): the Namespace object's, or none.

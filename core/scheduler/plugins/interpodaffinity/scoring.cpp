@@ -17,24 +17,28 @@ struct Scorer {
   std::vector<IncomingTerm> preferred_anti_affinity;
   PairCounts& out;
 
-  // processExistingPod: e runs on a node with labels node_labels.
-  void Process(const PodInfo& e, const Labels& node_labels) {
-    if (node_labels.empty()) return;
+  // processExistingPod: e's additions, add(key, delta) each (at e's node).
+  template <typename Add>
+  void Process(const PodInfo& e, Add&& add) const {
     // The incoming pod's preferred terms (namespaceSelector unrolled, so no namespace labels needed).
     for (const auto& t : preferred_affinity)
-      if (t.Matches(e)) out.Add(node_labels, t.term->topology_key, t.term->weight);
+      if (t.Matches(e)) add(t.term->topology_key, t.term->weight);
     for (const auto& t : preferred_anti_affinity)
-      if (t.Matches(e)) out.Add(node_labels, t.term->topology_key, -std::int64_t{t.term->weight});
+      if (t.Matches(e)) add(t.term->topology_key, -std::int64_t{t.term->weight});
     // Symmetry: e's required affinity (weighted by hardPodAffinityWeight) and preferred terms selecting the pod.
     if (args.hard_pod_affinity_weight > 0)
       for (const auto& t : e.required_affinity)
         if (t.Matches(pod.namespace_, pod.labels(), &namespace_labels))
-          out.Add(node_labels, t.topology_key, args.hard_pod_affinity_weight);
+          add(t.topology_key, args.hard_pod_affinity_weight);
     for (const auto& t : e.preferred_affinity)
-      if (t.Matches(pod.namespace_, pod.labels(), &namespace_labels)) out.Add(node_labels, t.topology_key, t.weight);
+      if (t.Matches(pod.namespace_, pod.labels(), &namespace_labels)) add(t.topology_key, t.weight);
     for (const auto& t : e.preferred_anti_affinity)
-      if (t.Matches(pod.namespace_, pod.labels(), &namespace_labels))
-        out.Add(node_labels, t.topology_key, -std::int64_t{t.weight});
+      if (t.Matches(pod.namespace_, pod.labels(), &namespace_labels)) add(t.topology_key, -std::int64_t{t.weight});
+  }
+  // e runs on a node with labels node_labels.
+  void Process(const PodInfo& e, const Labels& node_labels) {
+    if (node_labels.empty()) return;
+    Process(e, [&](Symbol key, std::int64_t delta) { out.Add(node_labels, key, delta); });
   }
 };
 
@@ -42,7 +46,7 @@ struct Scorer {
 
 std::unique_ptr<PreScoreState> ComputePreScoreState(const InterPodAffinityArgs& args, const PodInfo& pod,
                                                     const std::vector<const NodeInfo*>& nodes,
-                                                    const framework::Snapshot& snapshot) {
+                                                    const framework::Snapshot& snapshot, ScoreCounts* cache) {
   if (nodes.empty()) return nullptr;
   bool has_constraints = !pod.preferred_affinity.empty() || !pod.preferred_anti_affinity.empty();
   if (args.ignore_preferred_terms_of_existing_pods && !has_constraints) return nullptr;
@@ -56,6 +60,20 @@ std::unique_ptr<PreScoreState> ComputePreScoreState(const InterPodAffinityArgs& 
                 UnrollTerms(pod.preferred_affinity, snapshot),
                 UnrollTerms(pod.preferred_anti_affinity, snapshot),
                 s->topology_score};
+  if (cache && snapshot.layout_generation != 0) {
+    // Every node's pods: without preferred terms of its own only pods with affinity add anything, the pods the walk
+    // below visits.
+    ScoreCounts::Key key{pod.namespace_, pod.labels().entries(), TermKeys(scorer.preferred_affinity),
+                         TermKeys(scorer.preferred_anti_affinity), args.hard_pod_affinity_weight};
+    const bool start_over = !cache->Same(key, snapshot);
+    cache->counts.Update(snapshot, start_over, [&](const NodeInfo& n, auto&& add) {
+      for (const PodInfo* e : n.pods) scorer.Process(*e, add);
+    });
+    s->topology_score = cache->counts.counts();
+    s->topology_score.SetKeys(cache->counts.KeysAdded());
+    if (s->topology_score.keys().empty()) return nullptr;
+    return s;
+  }
   // Existing pods on every node of the snapshot count, not only on the feasible ones.
   if (has_constraints) {
     for (const NodeInfo& n : snapshot.nodes)
@@ -68,6 +86,14 @@ std::unique_ptr<PreScoreState> ComputePreScoreState(const InterPodAffinityArgs& 
   if (s->topology_score.keys().empty()) return nullptr;
   s->topology_score.Finish();
   return s;
+}
+
+bool ScoreCounts::Same(const Key& key, const framework::Snapshot& snapshot) {
+  const bool same = &snapshot == snapshot_ && snapshot.layout_generation == layout_ && key == key_;
+  snapshot_ = &snapshot;
+  layout_ = snapshot.layout_generation;
+  if (!same) key_ = key;
+  return same;
 }
 
 std::int64_t ScoreNode(const PreScoreState& s, const NodeInfo& node) {
