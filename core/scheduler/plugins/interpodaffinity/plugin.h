@@ -96,12 +96,13 @@ class PerNodeCounts {
       parts_.assign(n, {});
       counts_ = PairCounts();
       adds_.clear();
+      log_layout_ = 0;
     }
     const bool bulk = !counts_.finished_;
-    for (std::size_t i = 0; i < n; ++i) {
+    auto visit = [&](std::size_t i) {
       const framework::NodeInfo& ni = snapshot.nodes[i];
       Stamp& stamp = stamps_[i];
-      if (stamp.node == ni.node && stamp.generation == ni.generation && stamp.num_pods == ni.pods.size()) continue;
+      if (stamp.node == ni.node && stamp.generation == ni.generation && stamp.num_pods == ni.pods.size()) return;
       std::vector<KeyPart>& part = parts_[i];
       if (stamp.node) Apply(stamp.node->meta.labels, part, -1);
       part.clear();
@@ -118,7 +119,17 @@ class PerNodeCounts {
       });
       Apply(labels, part, 1);
       stamp = {ni.node, ni.generation, ni.pods.size()};
+    };
+    const auto& log = snapshot.changed_nodes;
+    if (!bulk && snapshot.tracks_changes && log_layout_ == snapshot.layout_generation && log_pos_ <= log.size()) {
+      // The same node list as the last full visit, and the owner logs every node whose pods change: only those.
+      for (std::size_t k = log_pos_; k < log.size(); ++k)
+        if (static_cast<std::size_t>(log[k]) < n) visit(static_cast<std::size_t>(log[k]));
+    } else {
+      for (std::size_t i = 0; i < n; ++i) visit(i);
     }
+    log_pos_ = log.size();
+    log_layout_ = snapshot.layout_generation;
     if (bulk) counts_.Finish();
   }
   const PairCounts& counts() const { return counts_; }
@@ -142,6 +153,9 @@ class PerNodeCounts {
   std::vector<std::vector<KeyPart>> parts_;
   PairCounts counts_;
   std::vector<std::pair<Symbol, std::int64_t>> adds_;  // per key, the additions in all parts
+  // The snapshot's change log read up to log_pos_, for the layout of the last full visit (0: none).
+  std::uint64_t log_layout_ = 0;
+  std::size_t log_pos_ = 0;
 };
 
 // The incoming pod's namespace labels (GetNamespaceLabelsSnapshot): the Namespace object's, or none.
