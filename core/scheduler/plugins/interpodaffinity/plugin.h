@@ -81,10 +81,11 @@ struct TermKey {
 };
 std::vector<TermKey> TermKeys(const std::vector<IncomingTerm>& terms);
 
-// PairCounts summed from one part per node, kept between cycles. Update visits every node but recomputes a node's part
-// (the additions its pods make) only when its Node, generation or pod count changed since, and moves the counts by
-// the difference: a cycle costs the nodes that changed, not every bound pod. The caller starts over when what the
-// parts depend on (the incoming pod's terms, namespace, labels) differs from the previous call's.
+// PairCounts summed from one part per node, kept between cycles. Update recomputes a node's part (the additions its
+// pods make) only when its Node, generation or pod count changed since, and moves the counts by the difference; it
+// finds those nodes in the snapshot's change log (else by every node's stamp): a cycle costs the nodes that changed,
+// not every bound pod. The caller starts over when what the parts depend on (the incoming pod's terms, namespace,
+// labels) differs from the previous call's.
 class PerNodeCounts {
  public:
   // add_part(node, add) calls add(key, delta) for each addition the node's pods make (PairCounts::Add's, at the node).
