@@ -75,6 +75,19 @@ std::string ScenarioText(int nodes, int pods) {
   return R"({"kind":"List","items":[)" + items + "]}";
 }
 
+// Changes the cluster between two checks: binds a pod somewhere, or evicts a bound one (one in four).
+void ChangeCluster(ClusterState& cluster, std::mt19937& rng, std::vector<std::size_t>& bound) {
+  const std::size_t q = rng() % cluster.NumPods();
+  if (!bound.empty() && rng() % 4 == 0) {
+    const std::size_t k = rng() % bound.size();
+    EXPECT_TRUE(cluster.Evict(bound[k]));
+    bound.erase(bound.begin() + static_cast<std::ptrdiff_t>(k));
+  } else if (!cluster.NodeOf(q)) {
+    cluster.Bind(q, cluster.snapshot.nodes[rng() % cluster.snapshot.nodes.size()]);
+    bound.push_back(q);
+  }
+}
+
 TEST(InterPodAffinityCache, LongLivedCountsEqualAWalkOverEveryPodThroughBindsAndEvictions) {
   const int kNodes = 30, kPods = 160;
   Scenario sc = io::ParseScenario(ScenarioText(kNodes, kPods));
@@ -100,16 +113,7 @@ TEST(InterPodAffinityCache, LongLivedCountsEqualAWalkOverEveryPodThroughBindsAnd
       nonempty += !walked->affinity_counts.empty() || !walked->anti_affinity_counts.empty();
       ++checks;
     }
-    // Change the cluster: bind a pod somewhere, or evict a bound one (one in four).
-    const std::size_t q = rng() % sc.pods.size();
-    if (!bound.empty() && rng() % 4 == 0) {
-      const std::size_t k = rng() % bound.size();
-      ASSERT_TRUE(cluster.Evict(bound[k]));
-      bound.erase(bound.begin() + static_cast<std::ptrdiff_t>(k));
-    } else if (!cluster.NodeOf(q)) {
-      cluster.Bind(q, cluster.snapshot.nodes[rng() % cluster.snapshot.nodes.size()]);
-      bound.push_back(q);
-    }
+    ChangeCluster(cluster, rng, bound);
   }
   EXPECT_GT(checks, 300);
   EXPECT_GT(nonempty, 200);
@@ -151,15 +155,7 @@ TEST(InterPodAffinityCache, LongLivedScoresEqualAWalkOverEveryPodThroughBindsAnd
     } else {
       ++skipped;
     }
-    const std::size_t q = rng() % sc.pods.size();
-    if (!bound.empty() && rng() % 4 == 0) {
-      const std::size_t k = rng() % bound.size();
-      ASSERT_TRUE(cluster.Evict(bound[k]));
-      bound.erase(bound.begin() + static_cast<std::ptrdiff_t>(k));
-    } else if (!cluster.NodeOf(q)) {
-      cluster.Bind(q, cluster.snapshot.nodes[rng() % cluster.snapshot.nodes.size()]);
-      bound.push_back(q);
-    }
+    ChangeCluster(cluster, rng, bound);
   }
   EXPECT_GT(scored, 300);
   EXPECT_GT(skipped, 0);
