@@ -86,10 +86,23 @@ void JsonWriter::String(std::string_view s) {
   Escaped(s);
 }
 
+namespace {
+
+// The bytes Escaped copies as they are: printable ASCII but '"' and '\\' (one table load per byte in the scan).
+constexpr std::array<bool, 256> kPlainByte = [] {
+  std::array<bool, 256> t{};
+  for (int b = 0x20; b < 0x80; ++b) t[static_cast<std::size_t>(b)] = b != '"' && b != '\\';
+  return t;
+}();
+
+}  // namespace
+
 void JsonWriter::Escaped(std::string_view s) {
   out_ += '"';
   std::size_t run = 0;  // start of the bytes not yet copied
   for (std::size_t i = 0; i < s.size();) {
+    while (i < s.size() && kPlainByte[static_cast<unsigned char>(s[i])]) ++i;
+    if (i == s.size()) break;
     const auto b = static_cast<unsigned char>(s[i]);
     if (b >= 0x80) {
       const std::size_t len = Utf8SequenceLength(s, i);
@@ -99,10 +112,6 @@ void JsonWriter::Escaped(std::string_view s) {
         throw std::logic_error("JsonWriter: invalid UTF-8");  // not reached: dump() threw
       }
       i += len;
-      continue;
-    }
-    if (b >= 0x20 && b != '"' && b != '\\') {
-      ++i;
       continue;
     }
     out_.append(s.data() + run, i - run);

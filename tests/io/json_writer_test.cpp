@@ -52,6 +52,17 @@ TEST(JsonWriterTest, TreesPrintAsNlohmannDumpsThem) {
   }
 }
 
+// Every ASCII byte, alone and inside runs of plain text, escaped as nlohmann escapes it.
+TEST(JsonWriterTest, EveryAsciiByteEscapesAsDumpEscapesIt) {
+  std::string all;
+  for (int b = 0; b < 0x80; ++b) {
+    const std::string one(1, static_cast<char>(b));
+    EXPECT_EQ(Written(Json(one), -1), Json(one).dump()) << b;
+    all += "ab" + one;
+  }
+  EXPECT_EQ(Written(Json(all), -1), Json(all).dump());
+}
+
 TEST(JsonWriterTest, MembersAndScalarsWrittenOneByOne) {
   std::string out;
   JsonWriter w(out, 2);
