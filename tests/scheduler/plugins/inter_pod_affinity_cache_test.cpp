@@ -118,6 +118,17 @@ TEST(InterPodAffinityCache, LongLivedCountsEqualAWalkOverEveryPodThroughBindsAnd
   EXPECT_GT(checks, 300);
   EXPECT_GT(nonempty, 200);
   EXPECT_GT(bound.size(), 40u);
+  // The same cache on another snapshot (nothing bound there) starts over rather than keeping this one's parts.
+  ClusterState other(sc, priorities);
+  for (std::size_t p = 0; p < 8; ++p) {
+    auto with_kept = ComputePreFilterState(other.Info(p), other.snapshot, &kept);
+    auto walked = ComputePreFilterState(other.Info(p), other.snapshot);
+    ASSERT_EQ(with_kept == nullptr, walked == nullptr) << p;
+    if (walked) {
+      EXPECT_TRUE(with_kept->affinity_counts.SameCounts(walked->affinity_counts)) << p;
+      EXPECT_TRUE(with_kept->anti_affinity_counts.SameCounts(walked->anti_affinity_counts)) << p;
+    }
+  }
 }
 
 // PreScore's topology scores (the pod's preferred terms over every bound pod, and the bound pods' required affinity

@@ -45,10 +45,7 @@ void PreFilterState::Update(const PodInfo& other, const NodeInfo& node, std::int
 void IncomingCounts::Compute(PreFilterState& s, const framework::Snapshot& snapshot) {
   auto affinity = TermKeys(s.affinity);
   auto anti_affinity = TermKeys(s.anti_affinity);
-  const bool start_over = &snapshot != snapshot_ || snapshot.layout_generation != layout_ || affinity != affinity_ ||
-                          anti_affinity != anti_affinity_;
-  snapshot_ = &snapshot;
-  layout_ = snapshot.layout_generation;
+  const bool start_over = affinity != affinity_ || anti_affinity != anti_affinity_;
   affinity_ = std::move(affinity);
   anti_affinity_ = std::move(anti_affinity);
   // AddIncoming, per node.

@@ -32,8 +32,6 @@ class IncomingCounts {
   void Compute(PreFilterState& s, const framework::Snapshot& snapshot);
 
  private:
-  const framework::Snapshot* snapshot_ = nullptr;
-  std::uint64_t layout_ = 0;
   std::vector<TermKey> affinity_, anti_affinity_;
   PerNodeCounts affinity_counts_, anti_affinity_counts_;
 };

@@ -84,20 +84,22 @@ std::vector<TermKey> TermKeys(const std::vector<IncomingTerm>& terms);
 // PairCounts summed from one part per node, kept between cycles. Update recomputes a node's part (the additions its
 // pods make) only when its Node, generation or pod count changed since, and moves the counts by the difference; it
 // finds those nodes in the snapshot's change log (else by every node's stamp): a cycle costs the nodes that changed,
-// not every bound pod. The caller starts over when what the parts depend on (the incoming pod's terms, namespace,
-// labels) differs from the previous call's.
+// not every bound pod. It starts over for another snapshot or node list, and when the caller says what the parts
+// depend on (the incoming pod's terms, namespace, labels) differs from the previous call's.
 class PerNodeCounts {
  public:
   // add_part(node, add) calls add(key, delta) for each addition the node's pods make (PairCounts::Add's, at the node).
   template <typename AddPart>
   void Update(const framework::Snapshot& snapshot, bool start_over, AddPart&& add_part) {
     const std::size_t n = snapshot.nodes.size();
-    if (start_over || stamps_.size() != n) {
+    // Another snapshot or node list (freed Node addresses may be reused): start over too.
+    if (start_over || &snapshot != snapshot_ || snapshot.layout_generation != layout_ || stamps_.size() != n) {
+      snapshot_ = &snapshot;
+      layout_ = snapshot.layout_generation;
       stamps_.assign(n, Stamp{});
       parts_.assign(n, {});
       counts_ = PairCounts();
       adds_.clear();
-      log_layout_ = 0;
     }
     const bool bulk = !counts_.finished_;
     auto visit = [&](std::size_t i) {
@@ -122,15 +124,14 @@ class PerNodeCounts {
       stamp = {ni.node, ni.generation, ni.pods.size()};
     };
     const auto& log = snapshot.changed_nodes;
-    if (!bulk && snapshot.tracks_changes && log_layout_ == snapshot.layout_generation && log_pos_ <= log.size()) {
-      // The same node list as the last full visit, and the owner logs every node whose pods change: only those.
+    if (!bulk && snapshot.tracks_changes && log_pos_ <= log.size()) {
+      // The node list of the last full visit, and the owner logs every node whose pods change: only those.
       for (std::size_t k = log_pos_; k < log.size(); ++k)
         if (static_cast<std::size_t>(log[k]) < n) visit(static_cast<std::size_t>(log[k]));
     } else {
       for (std::size_t i = 0; i < n; ++i) visit(i);
     }
     log_pos_ = log.size();
-    log_layout_ = snapshot.layout_generation;
     if (bulk) counts_.Finish();
   }
   const PairCounts& counts() const { return counts_; }
@@ -154,8 +155,9 @@ class PerNodeCounts {
   std::vector<std::vector<KeyPart>> parts_;
   PairCounts counts_;
   std::vector<std::pair<Symbol, std::int64_t>> adds_;  // per key, the additions in all parts
-  // The snapshot's change log read up to log_pos_, for the layout of the last full visit (0: none).
-  std::uint64_t log_layout_ = 0;
+  // The snapshot and node list the parts are for; its change log read up to log_pos_.
+  const framework::Snapshot* snapshot_ = nullptr;
+  std::uint64_t layout_ = 0;
   std::size_t log_pos_ = 0;
 };
 

@@ -65,7 +65,7 @@ std::unique_ptr<PreScoreState> ComputePreScoreState(const InterPodAffinityArgs& 
     // below visits.
     ScoreCounts::Key key{pod.namespace_, pod.labels().entries(), TermKeys(scorer.preferred_affinity),
                          TermKeys(scorer.preferred_anti_affinity), args.hard_pod_affinity_weight};
-    const bool start_over = !cache->Same(key, snapshot);
+    const bool start_over = !cache->Same(key);
     cache->counts.Update(snapshot, start_over, [&](const NodeInfo& n, auto&& add) {
       for (const PodInfo* e : n.pods) scorer.Process(*e, add);
     });
@@ -88,10 +88,8 @@ std::unique_ptr<PreScoreState> ComputePreScoreState(const InterPodAffinityArgs& 
   return s;
 }
 
-bool ScoreCounts::Same(const Key& key, const framework::Snapshot& snapshot) {
-  const bool same = &snapshot == snapshot_ && snapshot.layout_generation == layout_ && key == key_;
-  snapshot_ = &snapshot;
-  layout_ = snapshot.layout_generation;
+bool ScoreCounts::Same(const Key& key) {
+  const bool same = key == key_;
   if (!same) key_ = key;
   return same;
 }

@@ -25,13 +25,11 @@ class ScoreCounts {
     std::int32_t hard_pod_affinity_weight = 0;
     bool operator==(const Key&) const = default;
   };
-  // Whether the counts are for key in this snapshot layout; then records both for the next call.
-  bool Same(const Key& key, const framework::Snapshot& snapshot);
+  // Whether the counts are for key; then records it for the next call.
+  bool Same(const Key& key);
   PerNodeCounts counts;
 
  private:
-  const framework::Snapshot* snapshot_ = nullptr;
-  std::uint64_t layout_ = 0;
   Key key_;
 };
 
