@@ -1,7 +1,6 @@
 #include "core/scheduler/plugins/noderesources/balanced_allocation.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 #include "core/scheduler/plugins/names.h"
