@@ -136,7 +136,14 @@ double Session::reading_progress() const {
 }
 
 bool Session::Tick(double budget_ms) {
-  if (!pending_ || !pending_->parser) return false;
+  if (!pending_) return false;
+  if (!pending_->parser) {
+    // Read on an earlier tick: an answer that waited for the reading lands on a tick of its own (for an imported
+    // cluster, the reading's last step and the landing are each a long step).
+    if (!pending_->envelope) return false;
+    const std::string envelope = std::move(*pending_->envelope);
+    return Land(envelope);
+  }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(budget_ms);
   constexpr std::size_t kItemsPerClockCheck = 32;
   try {
@@ -149,9 +156,7 @@ bool Session::Tick(double budget_ms) {
   }
   pending_->scenario = pending_->parser->Take();
   pending_->parser.reset();
-  if (!pending_->envelope) return false;  // the background run has not answered yet
-  const std::string envelope = std::move(*pending_->envelope);
-  return Land(envelope);
+  return false;
 }
 
 bool Session::Land(std::string_view envelope) {

@@ -1,6 +1,8 @@
 #include "app/model/snapshot.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <string_view>
 #include <utility>
 
 #include "core/io/result_reader.h"
@@ -42,40 +44,77 @@ PodStatus StatusOf(const sim::PodResult& r, const karpenter::PodOutcome* k) {
   return PodStatus::Terminal;
 }
 
+// The scenario's pods in key order (of equal keys, in scenario order): their keys (in scenario order) and their
+// indices. A dump usually lists its pods in that order already; else (a cluster of 150,000 pods lands in the page's
+// frame) the sort moves small (key, index) pairs, not the pods.
+struct PodsByKey {
+  std::vector<std::string> keys;
+  std::vector<std::uint32_t> order;
+};
+PodsByKey SortPodsByKey(const Scenario& sc) {
+  PodsByKey out;
+  const std::size_t n = sc.pods.size();
+  out.keys.reserve(n);
+  for (const Pod& p : sc.pods) out.keys.push_back(p.Key());
+  out.order.resize(n);
+  bool sorted = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    out.order[i] = static_cast<std::uint32_t>(i);
+    if (i > 0 && out.keys[i] < out.keys[i - 1]) sorted = false;
+  }
+  if (sorted) return out;
+  struct Entry {
+    std::string_view key;
+    std::uint32_t index;
+  };
+  std::vector<Entry> entries(n);
+  for (std::size_t i = 0; i < n; ++i) entries[i] = {out.keys[i], static_cast<std::uint32_t>(i)};
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    const int c = a.key.compare(b.key);
+    return c < 0 || (c == 0 && a.index < b.index);
+  });
+  for (std::size_t i = 0; i < n; ++i) out.order[i] = entries[i].index;
+  return out;
+}
+
 // The SimResult the views need from a background run's result (io::ResultFromJson) and the scenario's pods
 // (DaemonSets expanded, launched Nodes added): the pods the document leaves out (bound in the input, terminal), each
 // pod's owner and priority, karpenter mode's outcomes in scenario order and its pods' places, the node list with the
 // pods on each (bound at start, then the Scheduled events' order). No explanations, no attempts beyond the last
 // outcome, no provisioning runs per round (the document has only their events).
-// node_pods gets, per node of the result, the indices into its pods of the keys listed on it (the views are built in
-// the same order, so Index need not search the keys again); left empty in karpenter mode.
-sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc, std::vector<std::vector<int>>& node_pods) {
+// The result's pods are the scenario's, sorted by key: pod_order gets the scenario index of each. node_pods gets, per
+// node of the result, the indices into its pods of the keys listed on it (the views are built in the same order, so
+// Index need not search the keys again); left empty in karpenter mode.
+sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc, std::vector<std::uint32_t>& pod_order,
+                            std::vector<std::vector<int>>& node_pods) {
   sim::SimResult r = std::move(read);
   r.mode = sc.simulation.mode;
   std::vector<sim::PodResult> listed = std::move(r.pods);
   r.pods.clear();
-  std::unordered_map<std::string, std::size_t> listed_at;
+  std::unordered_map<std::string, std::size_t> listed_at;  // (their keys are moved out below: not views)
   listed_at.reserve(listed.size());
   for (std::size_t i = 0; i < listed.size(); ++i) listed_at.emplace(listed[i].key, i);
   // karpenter mode: the outcomes in scenario order, one per pod (those the document leaves out: not considered).
-  std::unordered_map<std::string, karpenter::PodOutcome> outcomes;
+  std::unordered_map<std::string, std::size_t> outcome_at;
+  std::vector<karpenter::PodOutcome> outcomes;
   if (r.karpenter) {
-    for (auto& o : r.karpenter->pods) outcomes.emplace(o.key, std::move(o));
-    r.karpenter->pods.clear();
+    outcomes = std::move(r.karpenter->pods);
+    for (std::size_t i = 0; i < outcomes.size(); ++i) outcome_at.emplace(outcomes[i].key, i);
+    r.karpenter->pods.assign(sc.pods.size(), {});
   }
-  std::vector<sim::PodResult> in_scenario_order;
-  in_scenario_order.reserve(sc.pods.size());
-  for (std::size_t i = 0; i < sc.pods.size(); ++i) {
+  PodsByKey by_key = SortPodsByKey(sc);
+  r.pods.reserve(sc.pods.size());
+  for (const std::uint32_t i : by_key.order) {
     const Pod& p = sc.pods[i];
+    std::string& key = by_key.keys[i];
     sim::PodResult pr;
-    const std::string key = p.Key();
     if (r.karpenter) {
-      karpenter::PodOutcome o;
-      auto it = outcomes.find(key);
-      if (it != outcomes.end()) o = std::move(it->second);
+      karpenter::PodOutcome& o = r.karpenter->pods[i];
+      auto it = outcome_at.find(key);
+      if (it != outcome_at.end()) o = std::move(outcomes[it->second]);
       o.index = i;
       o.key = key;
-      if (it == outcomes.end()) {
+      if (it == outcome_at.end()) {
         if (!p.node_name.empty()) {
           pr.bound_at_start = true;
           pr.node = p.node_name;
@@ -85,28 +124,18 @@ sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc, std::vector
       } else if (o.kind == karpenter::PodOutcomeKind::Unschedulable) {
         pr.unschedulable = o.reason;
       }
-      r.karpenter->pods.push_back(std::move(o));
     } else if (auto it = listed_at.find(key); it != listed_at.end()) {
       pr = std::move(listed[it->second]);
     } else if (!p.node_name.empty()) {
       pr.bound_at_start = true;
       pr.node = p.node_name;
     }
-    pr.key = key;
+    pr.key = std::move(key);
     pr.generated_from = p.generated_from;
     pr.priority = p.priority.value_or(0);
-    in_scenario_order.push_back(std::move(pr));
+    r.pods.push_back(std::move(pr));
   }
-  // Sorted by key: an order of indices first (a PodResult is large to move about); a dump usually lists its pods
-  // in that order already.
-  const auto key_less = [&](std::size_t a, std::size_t b) {
-    return in_scenario_order[a].key < in_scenario_order[b].key;
-  };
-  std::vector<std::size_t> order(in_scenario_order.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  if (!std::is_sorted(order.begin(), order.end(), key_less)) std::sort(order.begin(), order.end(), key_less);
-  r.pods.reserve(order.size());
-  for (std::size_t i : order) r.pods.push_back(std::move(in_scenario_order[i]));
+  pod_order = std::move(by_key.order);
   // A pod's index in r.pods (sorted by key), or npos.
   const auto where = [&](const std::string& key) {
     auto it = std::lower_bound(r.pods.begin(), r.pods.end(), key,
@@ -115,7 +144,9 @@ sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc, std::vector
   };
   for (auto& round : r.rounds) round.provision.reset();
 
-  std::unordered_map<std::string, std::size_t> node_at;
+  std::unordered_map<std::string_view, std::size_t> node_at;
+  node_at.reserve(sc.nodes.size());
+  r.nodes.reserve(sc.nodes.size());
   for (const auto& n : sc.nodes) {
     node_at.emplace(n.meta.name, r.nodes.size());
     sim::NodeSummary summary;
@@ -170,35 +201,46 @@ void IndexSnapshot(Snapshot& s, const io::Json* result_json) {
   // cluster mode: the launched NodeClaims are Nodes now, with DaemonSet pods of their own (a background run's result
   // lists pods on them: add them before reading it).
   std::vector<std::vector<int>> node_pods;  // per s.result.nodes entry, when JoinScenario listed them
+  std::vector<std::uint32_t> pod_order;     // the scenario index of each result pod, when JoinScenario joined them
   if (result_json) {
     sim::SimResult read = io::ResultFromJson(*result_json);
     AddLaunchedNodes(s.scenario, read.node_claims);
-    s.result = JoinScenario(std::move(read), s.scenario, node_pods);
+    s.result = JoinScenario(std::move(read), s.scenario, pod_order, node_pods);
   } else {
     AddLaunchedNodes(s.scenario, s.result.node_claims);
   }
   std::unordered_map<std::string, const karpenter::PodOutcome*> outcomes;
   if (s.result.karpenter)
     for (const auto& o : s.result.karpenter->pods) outcomes.emplace(o.key, &o);
-  // The scenario's pods in key order (the result's), paired with the result's pods in one pass; of equal keys the
-  // first.
-  std::vector<std::pair<std::string, const Pod*>> objects;
-  objects.reserve(s.scenario.pods.size());
-  for (const auto& p : s.scenario.pods) objects.emplace_back(p.Key(), &p);
-  const auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
-  if (!std::is_sorted(objects.begin(), objects.end(), by_key)) std::stable_sort(objects.begin(), objects.end(), by_key);
-  std::size_t next_object = 0;
+  // The scenario's pod of each result pod: a background run's result lists the scenario's pods in key order
+  // (JoinScenario); a run in the frame gives its pods in key order too, paired here with the scenario's in one pass
+  // (of equal keys the first).
+  std::vector<const Pod*> objects;
+  if (result_json) {
+    objects.reserve(pod_order.size());
+    for (const std::uint32_t i : pod_order) objects.push_back(&s.scenario.pods[i]);
+  } else {
+    PodsByKey by_key = SortPodsByKey(s.scenario);
+    std::size_t next = 0;
+    objects.resize(s.result.pods.size(), nullptr);
+    for (std::size_t k = 0; k < s.result.pods.size(); ++k) {
+      const std::string& key = s.result.pods[k].key;
+      while (next < by_key.order.size() && by_key.keys[by_key.order[next]] < key) ++next;
+      if (next < by_key.order.size() && by_key.keys[by_key.order[next]] == key)
+        objects[k] = &s.scenario.pods[by_key.order[next]];
+    }
+  }
   PodRequestsOptions opts;
   opts.pod_level_resources = Features(s.scenario.simulation.kubernetes_minor).Enabled(Feature::PodLevelResources);
 
   s.pods.reserve(s.result.pods.size());
-  for (const auto& r : s.result.pods) {
+  for (std::size_t k = 0; k < s.result.pods.size(); ++k) {
+    const sim::PodResult& r = s.result.pods[k];
     PodView v;
     v.key = r.key;
     v.name = r.key.substr(r.key.find('/') + 1);
     v.result = &r;
-    while (next_object < objects.size() && objects[next_object].first < r.key) ++next_object;
-    v.pod = next_object < objects.size() && objects[next_object].first == r.key ? objects[next_object].second : nullptr;
+    v.pod = objects[k];
     v.owner = OwnerOf(v.pod, r);
     if (auto k = outcomes.find(r.key); k != outcomes.end()) v.karpenter = k->second;
     v.status = StatusOf(r, v.karpenter);

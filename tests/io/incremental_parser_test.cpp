@@ -90,7 +90,10 @@ TEST(IncrementalScenarioParser, ProgressCountsItems) {
   EXPECT_EQ(parser.done(), 4u);
   EXPECT_EQ(parser.total(), 10u);
   EXPECT_FALSE(parser.Step(4));
-  EXPECT_TRUE(parser.Step(4));
+  EXPECT_FALSE(parser.Step(4));  // the last 2 items
+  EXPECT_EQ(parser.done(), 10u);
+  EXPECT_FALSE(parser.complete());
+  EXPECT_TRUE(parser.Step(4));  // the finish is a step of its own
   EXPECT_TRUE(parser.Step(4));  // stays complete
   EXPECT_EQ(parser.Take().nodes.size(), 10u);
 }
