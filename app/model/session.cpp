@@ -70,6 +70,7 @@ bool Session::Rerun() {
     pending_->generation = generation_;
     pending_->start = start;
     pending_->parser = std::make_unique<io::IncrementalScenarioParser>(text_);
+    pending_->sliced = true;
     runner_(generation_, text_);
     return true;
   }
@@ -121,12 +122,17 @@ double Session::running_seconds() const {
 }
 
 bool Session::Complete(std::uint64_t seq, std::string_view envelope) {
-  if (!pending_ || pending_->generation != seq) return false;  // superseded by a newer edit
-  if (pending_->parser) {  // the text is still being read: the answer waits for it (Tick)
+  // Superseded by a newer edit, or answered already.
+  if (!pending_ || pending_->generation != seq || pending_->envelope || pending_->landing) return false;
+  if (pending_->sliced) {  // a large text: read and landed a step per frame (Tick)
     pending_->envelope = std::string(envelope);
     return false;
   }
-  return Land(envelope);
+  if (!BeginLanding(envelope)) return false;
+  while (!pending_->landing->indexer->Step()) {
+  }
+  FinishLanding();
+  return true;
 }
 
 double Session::reading_progress() const {
@@ -137,42 +143,61 @@ double Session::reading_progress() const {
 
 bool Session::Tick(double budget_ms) {
   if (!pending_) return false;
-  if (!pending_->parser) {
-    // Read on an earlier tick: an answer that waited for the reading lands on a tick of its own (for an imported
-    // cluster, the reading's last step and the landing are each a long step).
-    if (!pending_->envelope) return false;
-    const std::string envelope = std::move(*pending_->envelope);
-    return Land(envelope);
-  }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(budget_ms);
-  constexpr std::size_t kItemsPerClockCheck = 32;
-  try {
-    while (!pending_->parser->Step(kItemsPerClockCheck))
-      if (std::chrono::steady_clock::now() >= deadline) return false;
-  } catch (const std::exception& e) {
-    error_ = ParseErrorText(e);
-    pending_.reset();  // the background run's answer will be dropped
-    return true;
-  }
-  pending_->scenario = pending_->parser->Take();
-  pending_->parser.reset();
-  return false;
-}
-
-bool Session::Land(std::string_view envelope) {
-  std::unique_ptr<Pending> pending = std::move(pending_);
-  io::Json doc = io::Json::parse(envelope, nullptr, /*allow_exceptions=*/false);
-  if (!doc.is_object() || StringAt(doc, "status") != "success" || !doc.contains("result")) {
-    error_ = FailureMessage(doc, "the background run failed");
+  if (pending_->parser) {
+    constexpr std::size_t kItemsPerClockCheck = 32;
+    try {
+      while (!pending_->parser->Step(kItemsPerClockCheck))
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+    } catch (const std::exception& e) {
+      error_ = ParseErrorText(e);
+      pending_.reset();  // the background run's answer will be dropped
+      return true;
+    }
+    pending_->scenario = pending_->parser->Take();
+    pending_->read = std::move(pending_->parser);  // freed on the next tick (a long step for a large text)
     return false;
   }
-  auto snap = std::make_unique<Snapshot>();
-  snap->scenario = std::move(pending->scenario);
-  io::Json& result = doc["result"];
-  snap->result_json = io::Dump(result);
-  IndexSnapshot(*snap, &result);
+  // Each of these is a step of its own: for an imported cluster each takes a good part of a frame.
+  if (pending_->read) {
+    pending_->read.reset();
+    return false;
+  }
+  if (!pending_->landing) {
+    if (!pending_->envelope) return false;  // the background run has not answered yet
+    const std::string envelope = std::move(*pending_->envelope);
+    return !BeginLanding(envelope);  // a failure is shown at once
+  }
+  while (!pending_->landing->indexer->Step())  // a phase per clock check
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+  FinishLanding();
+  return true;
+}
+
+bool Session::BeginLanding(std::string_view envelope) {
+  auto landing = std::make_unique<Landing>();
+  landing->doc = io::Json::parse(envelope, nullptr, /*allow_exceptions=*/false);
+  const io::Json& doc = landing->doc;
+  if (!doc.is_object() || StringAt(doc, "status") != "success" || !doc.contains("result")) {
+    error_ = FailureMessage(doc, "the background run failed");
+    pending_.reset();
+    return false;
+  }
+  landing->snapshot = std::make_unique<Snapshot>();
+  landing->snapshot->scenario = std::move(pending_->scenario);
+  io::Json& result = landing->doc["result"];
+  landing->snapshot->result_json = io::Dump(result);
+  landing->indexer = std::make_unique<SnapshotIndexer>(*landing->snapshot, &result);
+  pending_->landing = std::move(landing);
+  return true;
+}
+
+void Session::FinishLanding() {
+  std::unique_ptr<Pending> pending = std::move(pending_);
+  std::unique_ptr<Snapshot> snap = std::move(pending->landing->snapshot);
   snap->explained = false;
-  io::Json disruption = DisruptionOf(result);  // the Web Worker's core ran the dry run with the result
+  // The Web Worker's core ran the dry run with the result.
+  io::Json disruption = DisruptionOf(pending->landing->doc["result"]);
   snap->run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - pending->start).count();
   snap->generation = pending->generation;
   snapshot_ = std::move(snap);
@@ -180,7 +205,6 @@ bool Session::Land(std::string_view envelope) {
     ResetDisruption();
     disruption_ = std::move(disruption);
   }
-  return true;
 }
 
 bool Session::RequestExplanation(const std::string& pod) {

@@ -7,7 +7,8 @@
 // running kplace-core); Complete() takes its answer when it belongs to the newest edit, so a newer edit supersedes an
 // older run. While one runs, the previous snapshot stays on screen and running() is true. Texts above
 // kSlicedParseBytes (an imported cluster) are not parsed at once: the runner starts at once and Tick() reads the text
-// a slice per frame meanwhile; the answer lands when both are done.
+// a slice per frame meanwhile; when both are done the answer lands over a few more frames (SnapshotIndexer's phases),
+// so no frame waits for a whole pass over a large cluster.
 #pragma once
 
 #include <chrono>
@@ -34,15 +35,16 @@ class Session {
   // Scenarios whose nodes x pods exceed threshold go to runner from now on (nullptr: everything runs at once).
   void SetAsyncRunner(AsyncRunner runner, std::size_t threshold);
   // The runner's answer: kplace-core's envelope ({"status": "success", "result": ...} or the failure). Returns
-  // whether it became the snapshot (false for a superseded run or a failure).
+  // whether it became the snapshot (false for a superseded run or a failure, and for a large text, whose answer lands
+  // in Tick).
   bool Complete(std::uint64_t seq, std::string_view envelope);
   // A run is under way in the background.
   bool running() const { return pending_ != nullptr; }
   // Texts of at least this many bytes are read a slice per frame (Tick) while the runner runs them, instead of
   // parsed at once (about 200 ms of wasm per MB: an imported cluster would freeze the page for seconds).
   static constexpr std::size_t kSlicedParseBytes = 512 * 1024;
-  // Reads more of a large text for at most budget_ms (call once per frame). Returns true when that changed what is
-  // on screen: the result landed, or the text turned out invalid (error()).
+  // Reads more of a large text, or lands its answer, for at most budget_ms (at least one step; call once per frame).
+  // Returns true when that changed what is on screen: the result landed, or the text or the run failed (error()).
   bool Tick(double budget_ms);
   // How much of a large text has been read, 0..1; -1 when none is being read.
   double reading_progress() const;
@@ -106,14 +108,27 @@ class Session {
   std::uint64_t generation_ = 0;
   std::unique_ptr<const Snapshot> snapshot_;
   std::vector<std::string> undo_;
+  // The runner's answer becoming the snapshot: its document and the snapshot indexed from it.
+  struct Landing {
+    io::Json doc;
+    std::unique_ptr<Snapshot> snapshot;
+    std::unique_ptr<SnapshotIndexer> indexer;
+  };
   struct Pending {
     std::uint64_t generation = 0;
     Scenario scenario;
     std::chrono::steady_clock::time_point start;
-    std::unique_ptr<io::IncrementalScenarioParser> parser;  // a large text still being read (Tick), else null
-    std::optional<std::string> envelope;                    // the runner's answer, waiting for the parser
+    // A large text is read (parser), freed (read) and landed (landing) a step per Tick; envelope waits meanwhile.
+    bool sliced = false;
+    std::unique_ptr<io::IncrementalScenarioParser> parser;  // still being read, else null
+    std::unique_ptr<io::IncrementalScenarioParser> read;    // read, to be freed
+    std::optional<std::string> envelope;                    // the runner's answer
+    std::unique_ptr<Landing> landing;
   };
-  bool Land(std::string_view envelope);
+  // Starts landing envelope into pending_ (false, with error() and pending_ reset: the run failed); FinishLanding makes
+  // the indexed snapshot the one on screen.
+  bool BeginLanding(std::string_view envelope);
+  void FinishLanding();
   std::unique_ptr<Pending> pending_;
   bool stale_explain() const { return !snapshot_ || explain_generation_ != snapshot_->generation; }
   ExplainRunner explain_runner_;

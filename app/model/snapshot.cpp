@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <utility>
 
@@ -82,11 +83,9 @@ PodsByKey SortPodsByKey(const Scenario& sc) {
 // pod's owner and priority, karpenter mode's outcomes in scenario order and its pods' places, the node list with the
 // pods on each (bound at start, then the Scheduled events' order). No explanations, no attempts beyond the last
 // outcome, no provisioning runs per round (the document has only their events).
-// The result's pods are the scenario's, sorted by key: pod_order gets the scenario index of each. node_pods gets, per
-// node of the result, the indices into its pods of the keys listed on it (the views are built in the same order, so
-// Index need not search the keys again); left empty in karpenter mode.
-sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc, std::vector<std::uint32_t>& pod_order,
-                            std::vector<std::vector<int>>& node_pods) {
+// The result's pods are the scenario's in by_key's order (its keys are moved into them); ListPodsOnNodes lists them
+// per node.
+sim::SimResult JoinPods(sim::SimResult read, const Scenario& sc, PodsByKey& by_key) {
   sim::SimResult r = std::move(read);
   r.mode = sc.simulation.mode;
   std::vector<sim::PodResult> listed = std::move(r.pods);
@@ -102,7 +101,6 @@ sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc, std::vector
     for (std::size_t i = 0; i < outcomes.size(); ++i) outcome_at.emplace(outcomes[i].key, i);
     r.karpenter->pods.assign(sc.pods.size(), {});
   }
-  PodsByKey by_key = SortPodsByKey(sc);
   r.pods.reserve(sc.pods.size());
   for (const std::uint32_t i : by_key.order) {
     const Pod& p = sc.pods[i];
@@ -135,15 +133,21 @@ sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc, std::vector
     pr.priority = p.priority.value_or(0);
     r.pods.push_back(std::move(pr));
   }
-  pod_order = std::move(by_key.order);
+  for (auto& round : r.rounds) round.provision.reset();
+  return r;
+}
+
+// The node list of a result JoinPods made, with the pods on each (bound at start, then the Scheduled events' order).
+// node_pods gets, per node, the indices into r.pods of the keys listed on it (the views are built in the same order,
+// so Index need not search the keys again); left empty in karpenter mode (Index lists the pods per node, as for a run
+// in the frame).
+void ListPodsOnNodes(sim::SimResult& r, const Scenario& sc, std::vector<std::vector<int>>& node_pods) {
   // A pod's index in r.pods (sorted by key), or npos.
   const auto where = [&](const std::string& key) {
     auto it = std::lower_bound(r.pods.begin(), r.pods.end(), key,
                                [](const sim::PodResult& p, const std::string& k) { return p.key < k; });
     return it != r.pods.end() && it->key == key ? static_cast<std::size_t>(it - r.pods.begin()) : std::string::npos;
   };
-  for (auto& round : r.rounds) round.provision.reset();
-
   std::unordered_map<std::string_view, std::size_t> node_at;
   node_at.reserve(sc.nodes.size());
   r.nodes.reserve(sc.nodes.size());
@@ -153,7 +157,7 @@ sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc, std::vector
     summary.name = n.meta.name;
     r.nodes.push_back(std::move(summary));
   }
-  if (r.karpenter) return r;  // Index lists the pods per node, as for a run in the frame
+  if (r.karpenter) return;
   std::vector<bool> on_node(r.pods.size(), false);
   node_pods.assign(r.nodes.size(), {});
   auto list = [&](std::size_t i) {
@@ -172,7 +176,6 @@ sim::SimResult JoinScenario(sim::SimResult read, const Scenario& sc, std::vector
     if (const std::size_t i = where(e.pod); i != std::string::npos) list(i);
   }
   for (std::size_t i = 0; i < r.pods.size(); ++i) list(i);
-  return r;
 }
 
 // cluster mode: the Nodes the launched NodeClaims became, as the run launched them (the result reports each claim
@@ -192,44 +195,84 @@ void AddLaunchedNodes(Scenario& sc, const std::vector<sim::LaunchedNodeClaim>& c
 
 // Derives what the views draw from: which pods sit on which node and what they request. Display arithmetic only;
 // placement comes from the result (rebuilt from result_json when given: a background run).
-void IndexSnapshot(Snapshot& s, const io::Json* result_json) {
-  const bool karpenter_mode = s.scenario.simulation.mode == Mode::Karpenter;
-  s.disruption = s.scenario.simulation.mode != Mode::Scheduler && karpenter::disruption::HasManagedNodes(s.scenario);
-  // Admission adds these inside the run (not in karpenter mode: Karpenter reserves their overhead itself); the views
-  // need their requests.
-  if (!karpenter_mode) sim::ExpandDaemonSets(s.scenario, 0);
-  // cluster mode: the launched NodeClaims are Nodes now, with DaemonSet pods of their own (a background run's result
-  // lists pods on them: add them before reading it).
-  std::vector<std::vector<int>> node_pods;  // per s.result.nodes entry, when JoinScenario listed them
-  std::vector<std::uint32_t> pod_order;     // the scenario index of each result pod, when JoinScenario joined them
-  if (result_json) {
-    sim::SimResult read = io::ResultFromJson(*result_json);
-    AddLaunchedNodes(s.scenario, read.node_claims);
-    s.result = JoinScenario(std::move(read), s.scenario, pod_order, node_pods);
-  } else {
-    AddLaunchedNodes(s.scenario, s.result.node_claims);
+struct SnapshotIndexer::State {
+  State(Snapshot& snapshot, const io::Json* json) : s(snapshot), result_json(json) {}
+  Snapshot& s;
+  const io::Json* result_json;
+  int phase = 0;
+  sim::SimResult read;                      // a background run's result as read, until joined
+  PodsByKey by_key;                         // the scenario's pods in key order
+  std::vector<const Pod*> objects;          // the scenario's pod of each result pod
+  std::vector<std::vector<int>> node_pods;  // per s.result.nodes entry, when ListPodsOnNodes listed them
+};
+
+SnapshotIndexer::SnapshotIndexer(Snapshot& s, const io::Json* result_json)
+    : state_(std::make_unique<State>(s, result_json)) {}
+SnapshotIndexer::~SnapshotIndexer() = default;
+
+bool SnapshotIndexer::Step() {
+  State& st = *state_;
+  Snapshot& s = st.s;
+  switch (st.phase++) {
+    case 0: {
+      const bool karpenter_mode = s.scenario.simulation.mode == Mode::Karpenter;
+      s.disruption =
+          s.scenario.simulation.mode != Mode::Scheduler && karpenter::disruption::HasManagedNodes(s.scenario);
+      // Admission adds these inside the run (not in karpenter mode: Karpenter reserves their overhead itself); the
+      // views need their requests.
+      if (!karpenter_mode) sim::ExpandDaemonSets(s.scenario, 0);
+      // cluster mode: the launched NodeClaims are Nodes now, with DaemonSet pods of their own (a background run's
+      // result lists pods on them: add them before reading it).
+      if (st.result_json) {
+        st.read = io::ResultFromJson(*st.result_json);
+        AddLaunchedNodes(s.scenario, st.read.node_claims);
+      } else {
+        AddLaunchedNodes(s.scenario, s.result.node_claims);
+      }
+      return false;
+    }
+    case 1:
+      st.by_key = SortPodsByKey(s.scenario);
+      return false;
+    case 2:
+      // The scenario's pod of each result pod: a background run's result lists the scenario's pods in key order
+      // (JoinPods); a run in the frame gives its pods in key order too, paired here with the scenario's in one pass
+      // (of equal keys the first).
+      if (st.result_json) {
+        s.result = JoinPods(std::move(st.read), s.scenario, st.by_key);
+        st.objects.reserve(st.by_key.order.size());
+        for (const std::uint32_t i : st.by_key.order) st.objects.push_back(&s.scenario.pods[i]);
+      } else {
+        const PodsByKey& by_key = st.by_key;
+        std::size_t next = 0;
+        st.objects.resize(s.result.pods.size(), nullptr);
+        for (std::size_t k = 0; k < s.result.pods.size(); ++k) {
+          const std::string& key = s.result.pods[k].key;
+          while (next < by_key.order.size() && by_key.keys[by_key.order[next]] < key) ++next;
+          if (next < by_key.order.size() && by_key.keys[by_key.order[next]] == key)
+            st.objects[k] = &s.scenario.pods[by_key.order[next]];
+        }
+      }
+      st.by_key = {};
+      return false;
+    case 3:
+      if (st.result_json) ListPodsOnNodes(s.result, s.scenario, st.node_pods);
+      return false;
+    case 4:
+      IndexPods(st);
+      return false;
+    default:
+      IndexNodes(st);
+      IndexEvents(s);
+      return true;
   }
+}
+
+void SnapshotIndexer::IndexPods(State& st) {
+  Snapshot& s = st.s;
   std::unordered_map<std::string, const karpenter::PodOutcome*> outcomes;
   if (s.result.karpenter)
     for (const auto& o : s.result.karpenter->pods) outcomes.emplace(o.key, &o);
-  // The scenario's pod of each result pod: a background run's result lists the scenario's pods in key order
-  // (JoinScenario); a run in the frame gives its pods in key order too, paired here with the scenario's in one pass
-  // (of equal keys the first).
-  std::vector<const Pod*> objects;
-  if (result_json) {
-    objects.reserve(pod_order.size());
-    for (const std::uint32_t i : pod_order) objects.push_back(&s.scenario.pods[i]);
-  } else {
-    PodsByKey by_key = SortPodsByKey(s.scenario);
-    std::size_t next = 0;
-    objects.resize(s.result.pods.size(), nullptr);
-    for (std::size_t k = 0; k < s.result.pods.size(); ++k) {
-      const std::string& key = s.result.pods[k].key;
-      while (next < by_key.order.size() && by_key.keys[by_key.order[next]] < key) ++next;
-      if (next < by_key.order.size() && by_key.keys[by_key.order[next]] == key)
-        objects[k] = &s.scenario.pods[by_key.order[next]];
-    }
-  }
   PodRequestsOptions opts;
   opts.pod_level_resources = Features(s.scenario.simulation.kubernetes_minor).Enabled(Feature::PodLevelResources);
 
@@ -240,9 +283,9 @@ void IndexSnapshot(Snapshot& s, const io::Json* result_json) {
     v.key = r.key;
     v.name = r.key.substr(r.key.find('/') + 1);
     v.result = &r;
-    v.pod = objects[k];
+    v.pod = st.objects[k];
     v.owner = OwnerOf(v.pod, r);
-    if (auto k = outcomes.find(r.key); k != outcomes.end()) v.karpenter = k->second;
+    if (auto o = outcomes.find(r.key); o != outcomes.end()) v.karpenter = o->second;
     v.status = StatusOf(r, v.karpenter);
     if (v.pod) v.requests = PodRequests(*v.pod, opts);
     if (v.status == PodStatus::Pending || v.status == PodStatus::Gated || v.status == PodStatus::Preempted ||
@@ -250,7 +293,10 @@ void IndexSnapshot(Snapshot& s, const io::Json* result_json) {
       s.unplaced.push_back(static_cast<int>(s.pods.size()));
     s.pods.push_back(std::move(v));
   }
+}
 
+void SnapshotIndexer::IndexNodes(State& st) {
+  Snapshot& s = st.s;
   std::unordered_map<std::string, const Node*> nodes;
   for (const auto& n : s.scenario.nodes) nodes.emplace(n.meta.name, &n);
   std::unordered_map<std::string, const sim::LaunchedNodeClaim*> launched;
@@ -265,9 +311,9 @@ void IndexSnapshot(Snapshot& s, const io::Json* result_json) {
     s.node_index.emplace(summary.name, static_cast<int>(s.nodes.size()));
     for (std::size_t j = 0; j < summary.pods.size(); ++j) {
       const std::string& key = summary.pods[j];
-      // The view JoinScenario found (the views are in the result's order), when it is the first of its key (what
+      // The view ListPodsOnNodes found (the views are in the result's order), when it is the first of its key (what
       // FindPod returns); else the search.
-      int i = k < node_pods.size() ? node_pods[k][j] : -1;
+      int i = k < st.node_pods.size() ? st.node_pods[k][j] : -1;
       if (i < 0 || s.pods[i].key != key || (i > 0 && s.pods[i - 1].key == key)) i = s.FindPod(key);
       if (i < 0) continue;
       nv.pods.push_back(i);
@@ -305,7 +351,12 @@ void IndexSnapshot(Snapshot& s, const io::Json* result_json) {
       s.claims.push_back(std::move(cv));
     }
   }
-  IndexEvents(s);
+}
+
+void IndexSnapshot(Snapshot& s, const io::Json* result_json) {
+  SnapshotIndexer indexer(s, result_json);
+  while (!indexer.Step()) {
+  }
 }
 
 int Snapshot::FindPod(const std::string& key) const {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -98,6 +99,22 @@ struct Snapshot {
 // Derives the views from s.scenario (as parsed) and s.result (a run in the frame), or, given result_json (a background
 // run's `kplace run --format json`), from s.scenario and that document: s.result is then rebuilt from it.
 void IndexSnapshot(Snapshot& s, const io::Json* result_json = nullptr);
+
+// IndexSnapshot a phase at a time (a background run of a large cluster lands over several frames: Session::Tick), each
+// phase one pass over the pods or the nodes. s and result_json stay where they are until it is done.
+class SnapshotIndexer {
+ public:
+  SnapshotIndexer(Snapshot& s, const io::Json* result_json);
+  ~SnapshotIndexer();
+  // Runs the next phase; returns true once the snapshot is complete (six phases).
+  bool Step();
+
+ private:
+  struct State;
+  static void IndexPods(State& st);
+  static void IndexNodes(State& st);
+  std::unique_ptr<State> state_;
+};
 // Fills Snapshot::karpenter_events and events (karpenter_events.cpp).
 void IndexEvents(Snapshot& s);
 

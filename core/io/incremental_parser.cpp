@@ -16,12 +16,13 @@ bool IncrementalScenarioParser::Split() {
 bool IncrementalScenarioParser::Step(std::size_t max_items) {
   if (result_) return true;
   try {
-    if (!started_) {
+    if (!started_) {  // the split (a scan of the whole text) is a step of its own too
       started_ = true;
       if (!Split()) {
         result_ = ParseScenario(text_);
         return true;
       }
+      return false;
     }
     std::size_t n = 0;
     for (; n < max_items && next_ < elements_.size(); ++n, ++next_) {

@@ -23,9 +23,9 @@ class IncrementalScenarioParser {
  public:
   explicit IncrementalScenarioParser(std::string text) : text_(std::move(text)) {}
 
-  // Parses at most max_items more items (the first call also splits the text); the call after the last item
-  // finishes the scenario. Returns true when the scenario is complete (Take() it). Throws InputError as
-  // ParseScenario(text) would.
+  // Parses at most max_items more items; the first call splits the text (or, for a text that is not a plain List,
+  // parses it whole), the call after the last item finishes the scenario. Returns true when the scenario is complete
+  // (Take() it). Throws InputError as ParseScenario(text) would.
   bool Step(std::size_t max_items);
   // Items parsed so far, and in all (0 until the first Step).
   std::size_t done() const { return next_; }

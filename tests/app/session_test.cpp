@@ -214,19 +214,21 @@ TEST(SessionTest, LargeTextIsReadASlicePerTickWhileItRuns) {
   EXPECT_EQ(a.session.snapshot(), nullptr);
   int ticks = 0;
   double progress = 0;
-  bool read = false;
-  while (!a.session.Tick(/*budget_ms=*/0)) {  // one clock check per tick: a few items each
+  int landing_ticks = 0;
+  while (!a.session.Tick(/*budget_ms=*/0)) {  // one clock check per tick: a few items, or one step of the landing
     ASSERT_LT(++ticks, 100000);
-    if (a.session.reading_progress() < 0) {
-      EXPECT_FALSE(read);  // the answer lands on the tick after the reading's last
-      read = true;
+    EXPECT_TRUE(a.session.running());
+    EXPECT_EQ(a.session.snapshot(), nullptr);
+    if (a.session.reading_progress() < 0) {  // read: the answer lands over ticks of its own
+      ++landing_ticks;
       continue;
     }
+    EXPECT_EQ(landing_ticks, 0);
     EXPECT_GE(a.session.reading_progress(), progress);
     progress = a.session.reading_progress();
   }
-  EXPECT_TRUE(read);
-  EXPECT_GT(ticks, 1);
+  EXPECT_GE(landing_ticks, 3);  // the parser freed, the answer read, the snapshot indexed a phase at a time
+  EXPECT_GT(ticks, landing_ticks + 1);
   EXPECT_FALSE(a.session.running());
   EXPECT_EQ(a.session.reading_progress(), -1);
   ASSERT_NE(a.session.snapshot(), nullptr);
@@ -242,8 +244,46 @@ TEST(SessionTest, LargeTextLandsWhenTheRunnerAnswersAfterTheReading) {
   while (a.session.reading_progress() >= 0) EXPECT_FALSE(a.session.Tick(1000));  // read, nothing to show yet
   EXPECT_TRUE(a.session.running());                                              // not answered
   EXPECT_FALSE(a.session.Tick(1000));
-  ASSERT_TRUE(a.session.Complete(a.runs[0].first, WorkerEnvelope(text)));
+  EXPECT_FALSE(a.session.Tick(1000));                                       // nothing to land yet
+  EXPECT_FALSE(a.session.Complete(a.runs[0].first, WorkerEnvelope(text)));  // lands in the ticks that follow
+  EXPECT_FALSE(a.session.Complete(a.runs[0].first, WorkerEnvelope(text)));  // answered already
+  int ticks = 0;
+  while (!a.session.Tick(1000)) ASSERT_LT(++ticks, 10);
+  EXPECT_FALSE(a.session.running());
+  ASSERT_NE(a.session.snapshot(), nullptr);
   EXPECT_EQ(a.session.snapshot()->pods.size(), 2200u);
+}
+
+TEST(SessionTest, ALargeTextsFailedRunIsShownOnceRead) {
+  const std::string text = LargeText(2200);
+  AsyncSession a(1u << 30);
+  ASSERT_TRUE(a.session.SetText(text));
+  const std::string failure = R"({"status": "failure", "errors": [{"message": "out of memory"}]})";
+  EXPECT_FALSE(a.session.Complete(a.runs[0].first, failure));
+  int ticks = 0;
+  while (!a.session.Tick(1000)) ASSERT_LT(++ticks, 10);
+  EXPECT_FALSE(a.session.running());
+  EXPECT_EQ(a.session.snapshot(), nullptr);
+  EXPECT_EQ(a.session.error(), "out of memory");
+}
+
+TEST(SessionTest, ANewerEditWhileALargeAnswerLandsDropsIt) {
+  const std::string text = LargeText(2200);
+  AsyncSession a(1u << 30);
+  ASSERT_TRUE(a.session.SetText(text));
+  a.session.Complete(a.runs[0].first, WorkerEnvelope(text));
+  while (a.session.reading_progress() >= 0) a.session.Tick(1000);
+  EXPECT_FALSE(a.session.Tick(0));                     // the parser freed
+  EXPECT_FALSE(a.session.Tick(0));                     // the landing begun
+  EXPECT_FALSE(a.session.Tick(0));                     // its first phase
+  const std::string small = PresetText("quickstart");  // under the threshold: runs in the frame
+  ASSERT_TRUE(a.session.SetText(small));
+  EXPECT_FALSE(a.session.running());
+  ASSERT_NE(a.session.snapshot(), nullptr);
+  const std::string shown = a.session.snapshot()->result_json;
+  EXPECT_EQ(shown, io::Dump(io::ResultToJson(sim::Run(io::ParseScenario(small)))));
+  EXPECT_FALSE(a.session.Tick(1000));
+  EXPECT_EQ(a.session.snapshot()->result_json, shown);
 }
 
 TEST(SessionTest, InvalidLargeTextShowsTheParsersError) {

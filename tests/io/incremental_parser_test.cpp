@@ -86,6 +86,9 @@ TEST(IncrementalScenarioParser, ProgressCountsItems) {
   for (int i = 0; i < 10; ++i)
     list["items"].push_back({{"kind", "Node"}, {"metadata", {{"name", "n" + std::to_string(i)}}}});
   io::IncrementalScenarioParser parser(list.dump());
+  EXPECT_FALSE(parser.Step(4));  // the split
+  EXPECT_EQ(parser.done(), 0u);
+  EXPECT_EQ(parser.total(), 10u);
   EXPECT_FALSE(parser.Step(4));
   EXPECT_EQ(parser.done(), 4u);
   EXPECT_EQ(parser.total(), 10u);

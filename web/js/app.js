@@ -47,6 +47,20 @@ export function load(text) {
     loading = null;
   }
 }
+// load() of an imported cluster: the text reaches the app's heap a slice per task (js/utf8.js), so the page keeps
+// drawing while tens of MB are copied; then it loads as load() does, and resolves with what load() returns.
+export async function loadSliced(text) {
+  need();
+  const t = String(text);
+  const ptr = await self.kplaceToUTF8Sliced(mod, t, () => new Promise((resolve) => setTimeout(resolve, 0)));
+  loading = t;
+  try {
+    return mod._kplace_app_load(ptr) === 1 ? result() : null;
+  } finally {
+    loading = null;
+    mod._free(ptr);
+  }
+}
 export function text() { need(); return str(mod._kplace_app_text()); }
 export function textBytes() { return mod ? mod._kplace_app_text_bytes() : 0; }
 export function result() {

@@ -2,7 +2,7 @@
 // the core in a worker (kplace_import, what `kplace convert kubectl` prints; a 150,000-pod dump is read off the main
 // thread); the page then loads the scenario, which runs in the background when large, and says what the core made
 // of the dump. Export: the scenario (JSON, or YAML written by the core: kplace_to_yaml) and the result, as downloads.
-import { mod, need, str, text, load, error, running } from './app.js';
+import { mod, need, str, text, loadSliced, error, running } from './app.js';
 import { autosaveSoon, forgetLink } from './autosave.js';
 import { kb, say } from './overlay.js';
 import { embedMode, pageBase, ui } from './page.js';
@@ -52,7 +52,7 @@ export async function importText(t, filename = '') {
     step(`Loading ${s.nodes} nodes, ${s.podsBound + s.podsPending} pods\u2026`);
     await new Promise((r) => setTimeout(r, 0));
     forgetLink();
-    load(answer.scenario);
+    await loadSliced(answer.scenario);
     if (location.hash || location.search) history.replaceState(null, '', pageBase() + (embedMode ? location.search : ''));
     const err = error();
     say(err ? `${s.message} The scenario has an error: ${err}` : s.message, { error: !!err });
