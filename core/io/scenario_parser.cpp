@@ -687,6 +687,7 @@ void ScenarioBuilder::ExpandWorkloads() {
   for (const auto& p : sc.pods) {
     if (p.Terminal()) ++sc.import.finished_pods;
     if (p.meta.deleting && !p.node_name.empty() && !p.Terminal()) ++sc.import.terminating_pods;
+    if (sc.workloads.empty()) continue;  // no controller to count pods for (an import of Nodes and Pods)
     const OwnerReference* o = p.meta.Controller();
     if (!o || p.Terminal()) continue;
     std::string key = OwnerKey(o->kind, p.meta.namespace_, o->name);
@@ -709,8 +710,18 @@ void ScenarioBuilder::ExpandWorkloads() {
   // Expand what each controller would still create: Deployments (unless their ReplicaSets are given), ReplicaSets,
   // StatefulSets (the missing ordinals) and Jobs into pending pods <name>-<i>, skipping names in use.
   std::int64_t total = static_cast<std::int64_t>(sc.pods.size());
-  std::unordered_set<std::string> given;  // namespace/name of the pods in the input
-  for (const auto& p : sc.pods) given.insert(p.meta.namespace_ + "/" + p.meta.name);
+  // namespace/name of the pods in the input, gathered when a controller first creates a pod
+  std::unordered_set<std::string> given;
+  const std::size_t input_pods = sc.pods.size();
+  bool gathered = false;
+  const auto in_input = [&](const std::string& key) {
+    if (!gathered) {
+      gathered = true;
+      for (std::size_t i = 0; i < input_pods; ++i)
+        given.insert(sc.pods[i].meta.namespace_ + "/" + sc.pods[i].meta.name);
+    }
+    return given.count(key) > 0;
+  };
   for (const auto& w : sc.workloads) {
     if (w.kind != "Deployment" && w.kind != "ReplicaSet" && w.kind != "StatefulSet" && w.kind != "Job") continue;
     const std::string key = OwnerKey(w.kind, w.meta.namespace_, w.meta.name);
@@ -738,7 +749,7 @@ void ScenarioBuilder::ExpandWorkloads() {
     const std::int32_t create = ordinals ? w.replicas : std::max(0, want - have);
     for (std::int32_t i = 0, made = 0; ordinals ? i < w.replicas : made < create; ++i) {
       std::string name = w.meta.name + "-" + std::to_string(i);
-      if (given.count(w.meta.namespace_ + "/" + name)) continue;
+      if (in_input(w.meta.namespace_ + "/" + name)) continue;
       ++made;
       std::string pod_key = "Pod " + w.meta.namespace_ + "/" + name;
       if (++total > kMaxPods)
