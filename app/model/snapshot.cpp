@@ -291,6 +291,10 @@ void SnapshotIndexer::IndexPods(State& st) {
     if (v.status == PodStatus::Pending || v.status == PodStatus::Gated || v.status == PodStatus::Preempted ||
         v.status == PodStatus::OtherScheduler)
       s.unplaced.push_back(static_cast<int>(s.pods.size()));
+    s.placed += v.status == PodStatus::Scheduled;
+    s.pending +=
+        v.status == PodStatus::Pending || v.status == PodStatus::Gated || v.status == PodStatus::OtherScheduler;
+    s.on_claims += v.status == PodStatus::OnNewClaim;
     s.pods.push_back(std::move(v));
   }
 }

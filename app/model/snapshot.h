@@ -76,8 +76,10 @@ struct Snapshot {
   sim::SimResult result;
   std::string result_json;  // exactly `kplace run --format json`
   std::vector<NodeView> nodes;
-  std::vector<PodView> pods;                        // sorted by key (FindPod searches it)
-  std::vector<int> unplaced;                        // Pending, Gated and Preempted pods
+  std::vector<PodView> pods;  // sorted by key (FindPod searches it)
+  std::vector<int> unplaced;  // Pending, Gated and Preempted pods
+  // Pods by status, for the top bar: Scheduled; Pending, Gated or another scheduler's; on a NodeClaim to launch.
+  int placed = 0, pending = 0, on_claims = 0;
   std::unordered_map<std::string, int> node_index;  // name -> index into nodes
   std::vector<ClaimView> claims;                    // karpenter mode: the NodeClaims to launch
   std::vector<sim::Event> karpenter_events;         // derived from Karpenter's records (see EventRow)

@@ -329,13 +329,7 @@ void PendingLane(const Snapshot& snap, UiState& ui) {
   ImGui::Separator();
 }
 
-// One group of the cluster view: the nodes of a zone and NodePool, and (karpenter mode) the NodeClaims Karpenter
-// would launch there.
-struct Group {
-  std::string zone, pool;   // "" when unknown / not managed by Karpenter
-  std::vector<int> nodes;   // into Snapshot::nodes
-  std::vector<int> claims;  // into Snapshot::claims
-};
+using Group = ClusterGroup;
 
 // Groups by zone (named zones first, in order), then NodePool (unmanaged nodes first); one group in snapshot order
 // when Karpenter has no part in the scenario.
@@ -409,16 +403,31 @@ void DrawCluster(const Snapshot& snap, UiState& ui, const io::Json* disruption) 
     }
     return GhostCard(snap, snap.claims[g.claims[item - nodes]], pos, w, draw, compact, ui);
   };
-  const std::vector<Group> groups = Groups(snap);
+  ClusterLayout& layout = ui.cluster_layout;
+  if (layout.snapshot != &snap || layout.generation != snap.generation || layout.card_width != w ||
+      layout.em != Em(1) || layout.per_row != per_row || layout.compact != compact) {
+    layout = ClusterLayout{&snap, snap.generation, w, Em(1), per_row, compact, Groups(snap), {}};
+    for (const Group& g : layout.groups) {
+      std::vector<float>& heights = layout.row_heights.emplace_back();
+      const int n = static_cast<int>(g.nodes.size() + g.claims.size());
+      for (int first = 0; first < n; first += per_row) {
+        float row_h = 0;
+        for (int i = first; i < std::min(n, first + per_row); ++i)
+          row_h = std::max(row_h, card(g, i, ImVec2(0, 0), false));
+        heights.push_back(row_h);
+      }
+    }
+  }
+  const std::vector<Group>& groups = layout.groups;
   const bool headers = groups.size() > 1 || (!groups.empty() && (!groups[0].zone.empty() || !groups[0].pool.empty()));
-  for (const Group& g : groups) {
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    const Group& g = groups[k];
     if (headers) GroupHeader(g);
     const int n = static_cast<int>(g.nodes.size() + g.claims.size());
     for (int row = 0; row * per_row < n; ++row) {
       const int first = row * per_row, last = std::min(n, first + per_row);
       const ImVec2 origin = ImGui::GetCursorScreenPos();
-      float row_h = 0;
-      for (int i = first; i < last; ++i) row_h = std::max(row_h, card(g, i, origin, false));
+      const float row_h = layout.row_heights[k][static_cast<std::size_t>(row)];
       if (ImGui::IsRectVisible(origin, ImVec2(origin.x + avail, origin.y + row_h))) {
         ImDrawList* dl = ImGui::GetWindowDrawList();
         for (int i = first; i < last; ++i) {

@@ -205,13 +205,7 @@ void DrawTopBar(Session& session, UiState& ui) {
     ImGui::TextUnformatted(snap ? "input error - showing the last good result (stale)" : "input error");
     ImGui::PopStyleColor();
   } else if (snap) {
-    int placed = 0, pending = 0, on_claims = 0;
-    for (const auto& p : snap->pods) {
-      placed += p.status == PodStatus::Scheduled;
-      pending +=
-          p.status == PodStatus::Pending || p.status == PodStatus::Gated || p.status == PodStatus::OtherScheduler;
-      on_claims += p.status == PodStatus::OnNewClaim;
-    }
+    const int placed = snap->placed, pending = snap->pending, on_claims = snap->on_claims;
     ImGui::PushStyleColor(ImGuiCol_Text, colors::kOk);
     ImGui::Text("%d placed", placed);
     ImGui::PopStyleColor();

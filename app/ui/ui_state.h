@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/model/edits.h"
 #include "app/model/text_lines.h"
@@ -14,6 +15,27 @@ namespace kplace::app {
 
 struct Rect {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
+// One group of the cluster view: the nodes of a zone and NodePool, and (karpenter mode) the NodeClaims Karpenter
+// would launch there.
+struct ClusterGroup {
+  std::string zone, pool;   // "" when unknown / not managed by Karpenter
+  std::vector<int> nodes;   // into Snapshot::nodes
+  std::vector<int> claims;  // into Snapshot::claims
+};
+
+// The cluster view's layout (cluster_panel.cpp): its groups and each row's height, measured once per snapshot, card
+// width, font size and card kind, so a frame measures only the cards it draws (every card of 5,000 nodes measured
+// each frame cost a large cluster's frames most of their time).
+struct ClusterLayout {
+  const void* snapshot = nullptr;
+  std::uint64_t generation = 0;
+  float card_width = 0, em = 0;
+  int per_row = 0;
+  bool compact = false;
+  std::vector<ClusterGroup> groups;
+  std::vector<std::vector<float>> row_heights;  // per group, per row of cards
 };
 
 struct UiState {
@@ -35,7 +57,8 @@ struct UiState {
   // (finding an item's line reads the text up to it: once per error, not per frame).
   std::string editor_error, editor_error_shown;
   std::uint64_t editor_error_generation = 0;
-  int compact = -1;                  // cluster view: -1 automatic (compact above 40 nodes), 0 off, 1 on
+  int compact = -1;  // cluster view: -1 automatic (compact above 40 nodes), 0 off, 1 on
+  ClusterLayout cluster_layout;
   bool events_selected_only = true;  // the Events panel shows only the selected pod's events (when one is)
   std::optional<Edit> pending_edit;  // asked for by a panel this frame; applied after the frame is drawn
   bool undo_requested = false;

@@ -456,6 +456,20 @@ TEST_P(BackgroundSnapshotTest, ShowsWhatARunInTheFrameShows) {
     EXPECT_EQ(b.pods[i].karpenter != nullptr, f.pods[i].karpenter != nullptr);
   }
   EXPECT_EQ(b.unplaced, f.unplaced);
+  // The top bar's counts are the statuses'.
+  for (const Snapshot* snap : {&f, &b}) {
+    int placed = 0, pending = 0, on_claims = 0;
+    for (const PodView& v : snap->pods) {
+      placed += v.status == PodStatus::Scheduled;
+      pending +=
+          v.status == PodStatus::Pending || v.status == PodStatus::Gated || v.status == PodStatus::OtherScheduler;
+      on_claims += v.status == PodStatus::OnNewClaim;
+    }
+    EXPECT_EQ(snap->placed, placed);
+    EXPECT_EQ(snap->pending, pending);
+    EXPECT_EQ(snap->on_claims, on_claims);
+  }
+  EXPECT_EQ(b.placed, f.placed);
   // Every pod is found by its key and paired with its own object (the views pair them by key order).
   for (const Snapshot* snap : {&f, &b})
     for (std::size_t i = 0; i < snap->pods.size(); ++i) {
