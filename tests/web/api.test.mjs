@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
+import vm from 'node:vm';
 
 import YAML from 'yaml';
 
@@ -226,4 +227,28 @@ describe('kplace_to_yaml: the scenario as kubectl-style YAML', () => {
     assert.deepEqual(YAML.parse(out.yaml, { version: '1.1' }), doc);
     assert.equal(core.toYaml('{').status, 'failure');
   });
+});
+
+// web/js/utf8.js, shared by the page and its workers: a text copied into a wasm heap a slice at a time (an imported
+// cluster, kplaceToUTF8Sliced) is the same NUL-terminated bytes as copied at once, for ASCII (sliced, pausing between
+// slices), and for text that is not (encoded at once: its UTF-8 is longer than it).
+test('js/utf8.js: a text copied a slice at a time is the bytes copied at once', async () => {
+  const sandbox = { TextEncoder };
+  sandbox.self = sandbox;
+  vm.runInNewContext(readFileSync(path.join(repoRoot, 'web/js/utf8.js'), 'utf8'), sandbox);
+  const mod = core.module;
+  const bytesAt = (ptr, n) => Buffer.from(mod.HEAPU8.subarray(ptr, ptr + n + 1));
+  const texts = ['', 'a', 'x'.repeat(64), '{"kind": "List", "items": []}'.repeat(7), 'caf\u00e9 '.repeat(20),
+                 'ascii first, then \u{1F680} late'.repeat(5), 'lone \ud800 surrogate '.repeat(4)];
+  for (const text of texts) {
+    const expected = Buffer.concat([Buffer.from(new TextEncoder().encode(text)), Buffer.from([0])]);
+    const once = sandbox.kplaceToUTF8(mod, text);
+    assert.deepEqual(bytesAt(once, expected.length - 1), expected, JSON.stringify(text));
+    mod._free(once);
+    let pauses = 0;
+    const sliced = await sandbox.kplaceToUTF8Sliced(mod, text, async () => { ++pauses; }, 7);
+    assert.deepEqual(bytesAt(sliced, expected.length - 1), expected, JSON.stringify(text));
+    mod._free(sliced);
+    if (/^[\x00-\x7f]*$/.test(text)) assert.equal(pauses, Math.max(0, Math.ceil(text.length / 7) - 1), JSON.stringify(text));
+  }
 });

@@ -61,5 +61,6 @@ export async function loadCore() {
         mod.ccall('kplace_free', null, ['number'], [ptr]);
       }
     },
+    module: mod,  // the Emscripten module itself (its heap, malloc and free), for the page's helpers (web/js)
   };
 }
