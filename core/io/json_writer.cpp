@@ -1,5 +1,6 @@
 #include "core/io/json_writer.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -11,8 +12,28 @@
 namespace kplace::io {
 
 void JsonWriter::NewLine(std::size_t level) {
-  out_ += '\n';
-  out_.append(level * static_cast<std::size_t>(indent_), ' ');
+  static constexpr std::string_view kSpaces = "                                                                ";
+  Put('\n');
+  for (std::size_t n = level * static_cast<std::size_t>(indent_); n > 0;) {
+    const std::size_t part = std::min(n, kSpaces.size());
+    Put(kSpaces.substr(0, part));
+    n -= part;
+  }
+}
+
+void JsonWriter::Spill() {
+  out_.append(stage_, staged_);
+  staged_ = 0;
+}
+
+void JsonWriter::PutLong(std::string_view s) {
+  Spill();
+  if (s.size() >= kStage) {
+    out_.append(s);
+    return;
+  }
+  std::memcpy(stage_, s.data(), s.size());
+  staged_ = s.size();
 }
 
 void JsonWriter::BeforeValue() {
@@ -23,7 +44,7 @@ void JsonWriter::BeforeValue() {
     f.keyed = false;
     return;
   }
-  if (f.count++ > 0) out_ += ',';
+  if (f.count++ > 0) Put(',');
   if (indent_ >= 0) NewLine(depth_);
 }
 
@@ -35,17 +56,17 @@ JsonWriter& JsonWriter::Key(std::string_view name) {
   if (f.count > 0 && !(std::string_view(f.last_key) < name))
     throw std::logic_error("JsonWriter: member \"" + std::string(name) + "\" after \"" + f.last_key + "\"");
   f.last_key.assign(name);
-  if (f.count++ > 0) out_ += ',';
+  if (f.count++ > 0) Put(',');
   if (indent_ >= 0) NewLine(depth_);
   Escaped(name);
-  out_ += indent_ >= 0 ? ": " : ":";
+  Put(indent_ >= 0 ? ": " : ":");
   f.keyed = true;
   return *this;
 }
 
 void JsonWriter::BeginObject() {
   BeforeValue();
-  out_ += '{';
+  Put('{');
   if (stack_.size() == depth_) stack_.emplace_back();
   Frame& f = stack_[depth_++];
   f.object = true;
@@ -55,7 +76,7 @@ void JsonWriter::BeginObject() {
 
 void JsonWriter::BeginArray() {
   BeforeValue();
-  out_ += '[';
+  Put('[');
   if (stack_.size() == depth_) stack_.emplace_back();
   Frame& f = stack_[depth_++];
   f.object = false;
@@ -68,11 +89,13 @@ void JsonWriter::End(bool object, char close) {
     throw std::logic_error("JsonWriter: unbalanced end");
   const std::size_t count = stack_[--depth_].count;
   if (count > 0 && indent_ >= 0) NewLine(depth_);
-  out_ += close;
-  if (sink_ && out_.size() >= kChunk) Flush();
+  Put(close);
+  if (depth_ == 0) Spill();
+  if (sink_ && out_.size() + staged_ >= kChunk) Flush();
 }
 
 void JsonWriter::Flush() {
+  Spill();
   if (!sink_ || out_.empty()) return;
   sink_(out_);
   out_.clear();
@@ -84,6 +107,7 @@ void JsonWriter::EndArray() { End(false, ']'); }
 void JsonWriter::String(std::string_view s) {
   BeforeValue();
   Escaped(s);
+  Written();
 }
 
 namespace {
@@ -98,7 +122,7 @@ constexpr std::array<bool, 256> kPlainByte = [] {
 }  // namespace
 
 void JsonWriter::Escaped(std::string_view s) {
-  out_ += '"';
+  Put('"');
   std::size_t run = 0;  // start of the bytes not yet copied
   for (std::size_t i = 0; i < s.size();) {
     while (i < s.size() && kPlainByte[static_cast<unsigned char>(s[i])]) ++i;
@@ -107,6 +131,7 @@ void JsonWriter::Escaped(std::string_view s) {
     if (b >= 0x80) {
       const std::size_t len = Utf8SequenceLength(s, i);
       if (len == 0) {  // nlohmann's own error for invalid UTF-8 (type_error 316)
+        Spill();
         out_.resize(out_.size() - 1);
         (void)Json(std::string(s)).dump();
         throw std::logic_error("JsonWriter: invalid UTF-8");  // not reached: dump() threw
@@ -114,60 +139,63 @@ void JsonWriter::Escaped(std::string_view s) {
       i += len;
       continue;
     }
-    out_.append(s.data() + run, i - run);
+    Put(s.substr(run, i - run));
     switch (b) {
       case '"':
-        out_ += "\\\"";
+        Put("\\\"");
         break;
       case '\\':
-        out_ += "\\\\";
+        Put("\\\\");
         break;
       case 0x08:
-        out_ += "\\b";
+        Put("\\b");
         break;
       case 0x09:
-        out_ += "\\t";
+        Put("\\t");
         break;
       case 0x0A:
-        out_ += "\\n";
+        Put("\\n");
         break;
       case 0x0C:
-        out_ += "\\f";
+        Put("\\f");
         break;
       case 0x0D:
-        out_ += "\\r";
+        Put("\\r");
         break;
       default: {  // other control characters: \u00xx, lower-case hex as nlohmann prints them
         static constexpr char kHex[] = "0123456789abcdef";
-        out_ += "\\u00";
-        out_ += kHex[b >> 4];
-        out_ += kHex[b & 0xF];
+        Put("\\u00");
+        Put(kHex[b >> 4]);
+        Put(kHex[b & 0xF]);
       }
     }
     run = ++i;
   }
-  out_.append(s.data() + run, s.size() - run);
-  out_ += '"';
+  Put(s.substr(run));
+  Put('"');
 }
 
 void JsonWriter::Int(std::int64_t v) {
   BeforeValue();
   std::array<char, 24> buf{};
   const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-  out_.append(buf.data(), static_cast<std::size_t>(r.ptr - buf.data()));
+  Put(std::string_view(buf.data(), static_cast<std::size_t>(r.ptr - buf.data())));
+  Written();
 }
 
 void JsonWriter::Unsigned(std::uint64_t v) {
   BeforeValue();
   std::array<char, 24> buf{};
   const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-  out_.append(buf.data(), static_cast<std::size_t>(r.ptr - buf.data()));
+  Put(std::string_view(buf.data(), static_cast<std::size_t>(r.ptr - buf.data())));
+  Written();
 }
 
 void JsonWriter::Double(double v) {
   BeforeValue();
   if (!std::isfinite(v)) {
-    out_ += "null";
+    Put("null");
+    Written();
     return;
   }
   constexpr unsigned kBits = 10;
@@ -181,24 +209,28 @@ void JsonWriter::Double(double v) {
     const char* end = nlohmann::detail::to_chars(buf.data(), buf.data() + buf.size(), v);
     const auto size = static_cast<std::size_t>(end - buf.data());
     if (size >= sizeof cached.text) {
-      out_.append(buf.data(), size);
+      Put(std::string_view(buf.data(), size));
+      Written();
       return;
     }
     cached.bits = bits;
     cached.size = static_cast<std::uint8_t>(size);
     std::memcpy(cached.text, buf.data(), size);
   }
-  out_.append(cached.text, cached.size);
+  Put(std::string_view(cached.text, cached.size));
+  Written();
 }
 
 void JsonWriter::Bool(bool v) {
   BeforeValue();
-  out_ += v ? "true" : "false";
+  Put(v ? "true" : "false");
+  Written();
 }
 
 void JsonWriter::Null() {
   BeforeValue();
-  out_ += "null";
+  Put("null");
+  Written();
 }
 
 void JsonWriter::Strings(const std::vector<std::string>& v) {
@@ -245,7 +277,8 @@ void JsonWriter::Value(const Json& v) {
       break;
   }
   BeforeValue();
-  out_ += v.dump();
+  Put(v.dump());
+  Written();
 }
 
 }  // namespace kplace::io

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -60,6 +61,24 @@ class JsonWriter {
     std::string last_key;
     bool keyed = false;  // Key() was called and its value has not been written
   };
+  // Text gathers in stage_ and reaches out_ a few KB at a time (appending to out_ byte by byte cost a call per byte in
+  // WebAssembly, where libc++'s string members are not inlined); out_ has all of it whenever no container is open,
+  // and after Flush().
+  static constexpr std::size_t kStage = 4096;
+  void Put(char c) {
+    if (staged_ == kStage) Spill();
+    stage_[staged_++] = c;
+  }
+  void Put(std::string_view s) {
+    if (s.size() > kStage - staged_) return PutLong(s);
+    std::memcpy(stage_ + staged_, s.data(), s.size());
+    staged_ += s.size();
+  }
+  void PutLong(std::string_view s);
+  void Spill();
+  void Written() {  // after a value: a document that is one scalar is complete
+    if (depth_ == 0) Spill();
+  }
   void BeforeValue();  // the separator and indentation before a value (after a Key, nothing)
   void NewLine(std::size_t level);
   void End(bool object, char close);
@@ -77,6 +96,8 @@ class JsonWriter {
   std::unique_ptr<DoubleText[]> doubles_;
   std::vector<Frame> stack_;
   std::size_t depth_ = 0;  // open containers (stack_ keeps its frames for reuse)
+  std::size_t staged_ = 0;
+  char stage_[kStage];
 };
 
 }  // namespace kplace::io

@@ -96,6 +96,27 @@ TEST(JsonWriterTest, ManyDoublesPrintAsDumpPrintsThem) {
   EXPECT_EQ(Written(twice, -1), twice.dump());
 }
 
+// The writer gathers text a few KB at a time: strings and indentation of any length around that size print whole,
+// and the output string holds the document as soon as it is complete (a scalar, or the outermost container closed).
+TEST(JsonWriterTest, TextOfAnyLengthAndCompleteDocumentsAtOnce) {
+  Json tree = Json::array();
+  for (std::size_t n : {0, 1, 4094, 4095, 4096, 4097, 8191, 8192, 10000}) tree.push_back(std::string(n, 'x'));
+  Json deep = "leaf";
+  for (int i = 0; i < 40; ++i) deep = Json::array({deep, i});  // indentation past 64 spaces
+  tree.push_back(deep);
+  for (int indent : {-1, 0, 2, 200}) EXPECT_EQ(Written(tree, indent), tree.dump(indent));
+  std::string out;
+  JsonWriter w(out);
+  w.String("alone");
+  EXPECT_EQ(out, "\"alone\"");
+  std::string doc;
+  JsonWriter d(doc, 2);
+  d.BeginObject();
+  d.Member("a", 1);
+  d.EndObject();
+  EXPECT_EQ(doc, "{\n  \"a\": 1\n}");
+}
+
 // With a sink the text arrives in pieces that make the same document, none held whole.
 TEST(JsonWriterTest, SinkReceivesTheSameTextInPieces) {
   Json big = Json::array();
