@@ -195,6 +195,8 @@ void AddLaunchedNodes(Scenario& sc, const std::vector<sim::LaunchedNodeClaim>& c
 
 // Derives what the views draw from: which pods sit on which node and what they request. Display arithmetic only;
 // placement comes from the result (rebuilt from result_json when given: a background run).
+constexpr int kLastPhase = 5;
+
 struct SnapshotIndexer::State {
   State(Snapshot& snapshot, const io::Json* json) : s(snapshot), result_json(json) {}
   Snapshot& s;
@@ -213,6 +215,7 @@ SnapshotIndexer::~SnapshotIndexer() = default;
 bool SnapshotIndexer::Step() {
   State& st = *state_;
   Snapshot& s = st.s;
+  if (st.phase > kLastPhase) return true;  // complete already
   switch (st.phase++) {
     case 0: {
       const bool karpenter_mode = s.scenario.simulation.mode == Mode::Karpenter;
@@ -261,7 +264,7 @@ bool SnapshotIndexer::Step() {
     case 4:
       IndexPods(st);
       return false;
-    default:
+    default:  // kLastPhase
       IndexNodes(st);
       IndexEvents(s);
       return true;

@@ -531,6 +531,27 @@ INSTANTIATE_TEST_SUITE_P(Presets, BackgroundSnapshotTest, ::testing::ValuesIn(te
 
 // cluster mode: the Nodes launched NodeClaims became are the core's (sim::NodeForClaim), with the labels the
 // result reports for them, registration and initialisation included.
+// SnapshotIndexer builds a background run's snapshot in its phases, one per call, and then stays complete: a further
+// Step lists no pod twice.
+TEST(SnapshotTest, TheIndexerRunsEachPhaseOnce) {
+  const std::string text = PresetText("quickstart");
+  Snapshot snap;
+  snap.scenario = io::ParseScenario(text);
+  const io::Json result = io::Json::parse(WorkerEnvelope(text))["result"];
+  SnapshotIndexer indexer(snap, &result);
+  int steps = 1;
+  while (!indexer.Step()) ASSERT_LT(++steps, 100);
+  EXPECT_EQ(steps, 6);
+  std::vector<std::vector<int>> pods;
+  for (const NodeView& nv : snap.nodes) pods.push_back(nv.pods);
+  const std::size_t events = snap.events.size();
+  EXPECT_TRUE(indexer.Step());
+  ASSERT_EQ(snap.nodes.size(), pods.size());
+  for (std::size_t i = 0; i < pods.size(); ++i) EXPECT_EQ(snap.nodes[i].pods, pods[i]);
+  EXPECT_EQ(snap.events.size(), events);
+  EXPECT_FALSE(snap.pods.empty());
+}
+
 TEST(SnapshotTest, LaunchedNodesAreTheCoresNodes) {
   Session s;
   ASSERT_TRUE(s.SetText(PresetText("spot-vs-on-demand")));
