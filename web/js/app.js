@@ -37,29 +37,28 @@ function edit(kind, node, i, effect, pod) {
 // takes this string instead of a copy out of wasm memory (the same text; both convert it to UTF-8 the same way).
 let loading = null;
 export function textBeingLoaded() { return loading; }
-export function load(text) {
-  need();
-  loading = String(text);
+// Hands text, already in the app's heap at ptr, to the app (textBeingLoaded() is text meanwhile) and frees ptr.
+function loadAt(t, ptr) {
+  loading = t;
   try {
     // 1: ran, 0: input error, 2: runs in the background (onResult fires when it lands)
-    return withString(loading, (p) => mod._kplace_app_load(p)) === 1 ? result() : null;
+    return mod._kplace_app_load(ptr) === 1 ? result() : null;
   } finally {
     loading = null;
+    mod._free(ptr);
   }
+}
+export function load(text) {
+  need();
+  const t = String(text);
+  return loadAt(t, self.kplaceToUTF8(mod, t));
 }
 // load() of an imported cluster: the text reaches the app's heap a slice per task (js/utf8.js), so the page keeps
 // drawing while tens of MB are copied; then it loads as load() does, and resolves with what load() returns.
 export async function loadSliced(text) {
   need();
   const t = String(text);
-  const ptr = await self.kplaceToUTF8Sliced(mod, t, () => new Promise((resolve) => setTimeout(resolve, 0)));
-  loading = t;
-  try {
-    return mod._kplace_app_load(ptr) === 1 ? result() : null;
-  } finally {
-    loading = null;
-    mod._free(ptr);
-  }
+  return loadAt(t, await self.kplaceToUTF8Sliced(mod, t, () => new Promise((resolve) => setTimeout(resolve, 0))));
 }
 export function text() { need(); return str(mod._kplace_app_text()); }
 export function textBytes() { return mod ? mod._kplace_app_text_bytes() : 0; }
