@@ -101,8 +101,51 @@ class Solver {
   // hostname), else kNoSymbol; dense, for Add's pass over every in-flight claim.
   std::vector<Symbol> claim_hosts_;
   std::vector<Topology::HostBlocker> blockers_;  // Add's, for the pod being added
-  std::vector<int> claim_order_;                 // the in-flight order (re-sorted by pod count before each pod)
-  std::vector<std::uint32_t> order_count_;       // pods of the claim at each position of claim_order_
+  std::vector<Topology::DomainBlocker> domain_blockers_;
+  // By key a DomainBlocker named, by claim: its requirement for the key as Rejects reads it (a dense column: a pod
+  // with a zone pod affinity passes over most in-flight claims, each otherwise a lookup in scattered memory).
+  static constexpr std::int64_t kKeyAbsent = -1, kKeyOther = -2;  // else the Symbol of a plain In of one value
+  static std::int64_t KeyValue(const Requirements& reqs, Symbol key) {
+    const Requirement* r = reqs.Find(key);
+    if (!r) return kKeyAbsent;
+    if (!r->complement && r->values.size() == 1 && !r->gte && !r->lte) return r->values[0];
+    return kKeyOther;
+  }
+  struct KeyColumn {
+    Symbol key;
+    std::vector<std::int64_t> value;  // by claim
+  };
+  std::vector<KeyColumn> claim_keys_;
+  std::vector<std::size_t> blocker_columns_;  // by domain_blockers_ entry, its claim_keys_ column
+  std::size_t ColumnOf(Symbol key) {
+    for (std::size_t i = 0; i < claim_keys_.size(); ++i)
+      if (claim_keys_[i].key == key) return i;
+    KeyColumn& c = claim_keys_.emplace_back(KeyColumn{key, {}});
+    c.value.reserve(claims_.size());
+    for (const auto& claim : claims_) c.value.push_back(KeyValue(claim.requirements, key));
+    return claim_keys_.size() - 1;
+  }
+  // After claim ci's requirements changed (or it was appended).
+  void UpdateKeys(std::size_t ci) {
+    for (auto& c : claim_keys_) {
+      if (ci == c.value.size()) c.value.push_back(0);
+      c.value[ci] = KeyValue(claims_[ci].requirements, c.key);
+    }
+  }
+  bool DomainBlocked(std::size_t ci) const {
+    for (std::size_t i = 0; i < domain_blockers_.size(); ++i) {
+      const Topology::DomainBlocker& b = domain_blockers_[i];
+      const std::int64_t v = claim_keys_[blocker_columns_[i]].value[ci];
+      const bool rejects =
+          v == kKeyAbsent  ? b.allowed.empty()
+          : v == kKeyOther ? b.Rejects(claims_[ci].requirements)
+                           : std::find(b.allowed.begin(), b.allowed.end(), static_cast<Symbol>(v)) == b.allowed.end();
+      if (rejects) return true;
+    }
+    return false;
+  }
+  std::vector<int> claim_order_;            // the in-flight order (re-sorted by pod count before each pod)
+  std::vector<std::uint32_t> order_count_;  // pods of the claim at each position of claim_order_
   std::vector<std::string> claim_names_;
   std::map<std::string, int> per_pool_count_;
   Limits limits_;
@@ -324,10 +367,18 @@ std::string Solver::Add(PodData& pod, AddTry* record) {
   // exactly that order incrementally (see Bubble).
   // Claims whose hostname the pod's hostname topology rules out fail CanAddToClaim at its topology step, whatever
   // else they hold: without a record to write, they are passed over (the same outcome, without the work).
+  // Likewise the claims whose requirement for a pod affinity's key allows none of the domains it offers.
   blockers_.clear();
-  if (!record && topology_ && !topology_->empty()) topology_->HostBlockers(pod, blockers_);
+  domain_blockers_.clear();
+  if (!record && topology_ && !topology_->empty()) {
+    topology_->HostBlockers(pod, blockers_);
+    topology_->DomainBlockers(pod, domain_blockers_);
+    blocker_columns_.clear();
+    for (const auto& b : domain_blockers_) blocker_columns_.push_back(ColumnOf(b.key));
+  }
   for (std::size_t pos = 0; pos < claim_order_.size(); ++pos) {
     const int ci = claim_order_[pos];
+    if (!domain_blockers_.empty() && DomainBlocked(static_cast<std::size_t>(ci))) continue;
     if (!blockers_.empty()) {
       const Symbol host = claim_hosts_[static_cast<std::size_t>(ci)];
       bool blocked = false;
@@ -346,6 +397,7 @@ std::string Solver::Add(PodData& pod, AddTry* record) {
     if (record) record->candidates.push_back({"nodeclaim/" + ClaimName(ci), r.ok ? "" : err});
     if (r.ok) {
       AddToClaim(c, t, pod, std::move(r), ctx_);
+      UpdateKeys(static_cast<std::size_t>(ci));
       BubbleRight(pos);
       o.kind = PodOutcomeKind::Claim;
       o.claim = ci;
@@ -384,6 +436,7 @@ std::string Solver::AddToNewClaim(PodData& pod, AddTry* record) {
         const Requirement* h = c.requirements.Find(HostnameKey());
         claim_hosts_.push_back(h && !h->complement && h->values.size() == 1 ? h->values[0] : kNoSymbol);
         claims_.push_back(std::move(c));
+        UpdateKeys(static_cast<std::size_t>(ci));
         AppendNewClaim(ci);
         claim_names_.push_back(NextClaimName(t.name));
         if (record) record->candidates.push_back({"nodepool/" + t.name, ""});

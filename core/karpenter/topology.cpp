@@ -326,6 +326,30 @@ void Topology::HostBlockers(const PodData& pod, std::vector<HostBlocker>& out) c
   }
 }
 
+void Topology::DomainBlockers(const PodData& pod, std::vector<DomainBlocker>& out) const {
+  out.clear();
+  const PodGroups& pg = GroupsOf(pod);
+  for (const auto& [i, self] : pg.owned) {
+    const TopoGroup& g = groups_[static_cast<std::size_t>(i)];
+    if (g.type != TopoType::Affinity || g.key == HostnameKey()) continue;
+    const Requirement exists = Requirement::Make(g.key, ReqOp::Exists);
+    const Requirement& pd = Or(pod.strict.Find(g.key), exists);
+    DomainBlocker b{g.key, {}};
+    for (const auto& [d, c] : g.domains)
+      if (c > 0 && pd.Has(d)) b.allowed.push_back(d);
+    // None counted yet: a group selecting the pod bootstraps on a domain the node or claim allows (TopoGroup::Get),
+    // which depends on it; one that does not select it offers no domain anywhere.
+    if (b.allowed.empty() && self) continue;
+    out.push_back(std::move(b));
+  }
+}
+
+bool Topology::DomainBlocker::Rejects(const Requirements& reqs) const {
+  const Requirement* r = reqs.Find(key);
+  if (!r) return allowed.empty();
+  return std::none_of(allowed.begin(), allowed.end(), [&](Symbol d) { return r->Has(d); });
+}
+
 void Topology::Record(const PodData& pod, const std::vector<Taint>& taints, const Requirements& reqs,
                       const KeySet* allowance) {
   const PodGroups& pg = GroupsOf(pod);

@@ -102,6 +102,18 @@ class Topology {
     std::int32_t threshold;  // rejected when the hostname's count is at least this
   };
   void HostBlockers(const PodData& pod, std::vector<HostBlocker>& out) const;
+  // The pod's own pod affinity groups over a key other than the hostname, once a pod of the group is counted in a
+  // domain the pod allows: TopologyGroup.Get offers only those domains (nextDomainAffinity), so a node or NodeClaim
+  // whose requirement for the key allows none of them fails there, whatever else it holds (narrowing it by the pod
+  // or a volume only takes domains away). Also a group selecting no pod of its own with no such domain: it rejects
+  // every node and NodeClaim (allowed empty). Valid until the next Record or Update.
+  struct DomainBlocker {
+    Symbol key;
+    std::vector<Symbol> allowed;  // domains with a pod of the group that the pod's own requirements allow
+    // Whether requirements (a node's or a NodeClaim's) allow none of them: absent, the key allows any domain.
+    bool Rejects(const Requirements& reqs) const;
+  };
+  void DomainBlockers(const PodData& pod, std::vector<DomainBlocker>& out) const;
   bool empty() const { return groups_.empty() && inverse_.empty(); }
   // Nodes that are not among the scheduler's state nodes (a disruption simulation's candidates and deleting nodes):
   // they register no domain. Set before the first Update.
