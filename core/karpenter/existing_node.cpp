@@ -256,7 +256,7 @@ std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vect
 }
 
 namespace {
-bool TryNodeAlternative(const ExistingNode& n, const PodData& pod, const Topology& topo, Requirements base,
+bool TryNodeAlternative(const ExistingNode& n, const PodData& pod, const Topology& topo, const Requirements& base,
                         std::string* err, Requirements* updated);
 }  // namespace
 
@@ -266,6 +266,8 @@ bool CanAddToNode(const ExistingNode& n, const PodData& pod, const Topology& top
     if (err) *err = std::move(msg);
     return false;
   };
+  // Without a message to give, the cheapest check that rejects first: a full node (what a simulation meets most).
+  if (!err && !Fits(pod.requests, n.remaining)) return false;
   if (auto bad = Untolerated(n.taints, pod.tolerations); !bad.empty()) {
     if (!err) return false;
     std::string msg;
@@ -279,20 +281,26 @@ bool CanAddToNode(const ExistingNode& n, const PodData& pod, const Topology& top
   // existingnode.go wraps HostPortUsage.Conflicts' serrors error, whose Error() ends in the ports it compared.
   if (PortsConflict(n.ports, pod.host_ports))
     return err && fail("checking host port usage, " + HostPortConflict(n.ports, pod.host_ports));
-  if (!Fits(pod.requests, n.remaining)) return fail("exceeds node resources");
+  if (err && !Fits(pod.requests, n.remaining)) return fail("exceeds node resources");
   if (err) {
     std::string e = Compatible(n.requirements, pod.requirements, nullptr);
     if (!e.empty()) return fail(e);
   } else if (!IsCompatible(n.requirements, pod.requirements, nullptr)) {
     return false;
   }
-  Requirements base = n.requirements;
-  base.Add(pod.requirements);
-  if (pod.volume_requirements.empty()) return TryNodeAlternative(n, pod, topo, std::move(base), err, updated);
+  // The node's requirements narrowed by the pod's: copied only when the pod narrows them.
+  Requirements narrowed;
+  const Requirements* base = &n.requirements;
+  if (!pod.requirements.empty() && !n.requirements.Implies(pod.requirements)) {
+    narrowed = n.requirements;
+    narrowed.Add(pod.requirements);
+    base = &narrowed;
+  }
+  if (pod.volume_requirements.empty()) return TryNodeAlternative(n, pod, topo, *base, err, updated);
   // Each volume topology alternative in turn (existingnode.go tryVolumeAlternative): added to the node's
   // requirements only; the first that fits wins, else the last one's error is the node's.
   for (const auto& alternative : pod.volume_requirements) {
-    Requirements reqs = base;
+    Requirements reqs = *base;
     if (err) {
       std::string e = Compatible(reqs, alternative, nullptr);
       if (!e.empty()) {
@@ -303,15 +311,16 @@ bool CanAddToNode(const ExistingNode& n, const PodData& pod, const Topology& top
       continue;
     }
     reqs.Add(alternative);
-    if (TryNodeAlternative(n, pod, topo, std::move(reqs), err, updated)) return true;
+    if (TryNodeAlternative(n, pod, topo, reqs, err, updated)) return true;
   }
   return false;
 }
 
 namespace {
 
-// The topology step of ExistingNode.CanAdd under one set of node requirements.
-bool TryNodeAlternative(const ExistingNode& n, const PodData& pod, const Topology& topo, Requirements base,
+// The topology step of ExistingNode.CanAdd under one set of node requirements; *updated receives them with the
+// topology's domains added (copied only on success).
+bool TryNodeAlternative(const ExistingNode& n, const PodData& pod, const Topology& topo, const Requirements& base,
                         std::string* err, Requirements* updated) {
   auto fail = [&](std::string msg) {
     if (err) *err = std::move(msg);
@@ -329,10 +338,11 @@ bool TryNodeAlternative(const ExistingNode& n, const PodData& pod, const Topolog
       } else if (!IsCompatible(base, merged, nullptr)) {
         return false;
       }
-      base = std::move(merged);
+      if (updated) *updated = std::move(merged);
+      return true;
     }
   }
-  if (updated) *updated = std::move(base);
+  if (updated) *updated = base;
   return true;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <deque>
 #include <map>
 #include <memory>
 
@@ -95,7 +96,19 @@ class Solver {
   std::vector<KType> catalogue_;
   std::vector<DaemonPod> daemons_;
   std::vector<Template> templates_;
-  std::vector<ExistingNode> nodes_;
+  // The existing nodes, in order: those a simulation was given (opts_.existing_nodes, shared by every simulation of
+  // a dry run) are read in place until a pod lands on one, which then gets a copy of its own (a simulation places a
+  // few pods among thousands of nodes); those the solver built are its own from the start.
+  std::vector<const ExistingNode*> nodes_;
+  std::deque<ExistingNode> own_nodes_;
+  std::vector<ExistingNode*> mutable_nodes_;  // by nodes_ entry: its own copy, or null
+  ExistingNode& MutableNode(std::size_t ni) {
+    if (!mutable_nodes_[ni]) {
+      mutable_nodes_[ni] = &own_nodes_.emplace_back(*nodes_[ni]);
+      nodes_[ni] = mutable_nodes_[ni];
+    }
+    return *mutable_nodes_[ni];
+  }
   std::vector<Claim> claims_;  // creation order
   // By claim: its hostname when its requirements hold exactly that one (always, unless a NodePool constrains the
   // hostname), else kNoSymbol; dense, for Add's pass over every in-flight claim.
@@ -168,8 +181,11 @@ void Solver::Run() {
   std::vector<char> moved(pods.size(), 0);  // a simulation's bound pods to place again
   if (sim)
     for (std::size_t i : sim->reschedule) moved[i] = 1;
-  for (std::size_t i = 0; i < pods.size(); ++i) {
-    const Pod& p = pods[i];
+  // The scenario's pods are a deque: walked with an iterator (an index is a division and more per pod, and a
+  // disruption dry run walks every pod once per simulation).
+  auto pod_it = pods.begin();
+  for (std::size_t i = 0; i < pods.size(); ++i, ++pod_it) {
+    const Pod& p = *pod_it;
     PodOutcome& o = result_.pods[i];
     o.index = i;
     // A simulation reads the keys of the pods it places only (thousands of bound pods stay where they are).
@@ -243,16 +259,21 @@ void Solver::Run() {
   if (opts_.existing_nodes) {
     nodes_.reserve(opts_.existing_nodes->size());
     for (const auto& n : *opts_.existing_nodes)
-      if (!excluded || !excluded->count(n.node->meta.name)) nodes_.push_back(n);
+      if (!excluded || !excluded->count(n.node->meta.name)) nodes_.push_back(&n);
+    mutable_nodes_.assign(nodes_.size(), nullptr);
   } else {
-    nodes_ = BuildExistingNodes(sc_, daemons_, *storage_, excluded);
+    for (auto& n : BuildExistingNodes(sc_, daemons_, *storage_, excluded)) {
+      ExistingNode& own = own_nodes_.emplace_back(std::move(n));
+      nodes_.push_back(&own);
+      mutable_nodes_.push_back(&own);
+    }
   }
   limits_ = BuildLimits(sc_, excluded);
   if (sim) {
     // consolidateAfter on destinations: a pod other than a pending one or one from a deleting node passes over them.
     closed_.resize(nodes_.size(), 0);
     for (std::size_t n = 0; n < nodes_.size(); ++n)
-      closed_[n] = sim->under_consolidate_after.count(nodes_[n].node->meta.name) ? 1 : 0;
+      closed_[n] = sim->under_consolidate_after.count(nodes_[n]->node->meta.name) ? 1 : 0;
     exempt_.assign(pods.size(), 1);
     for (std::size_t i : sim->reschedule) {
       const Pod& p = pods[i];
@@ -288,8 +309,8 @@ void Solver::Run() {
   topology_ = std::make_unique<Topology>(sc_, pools, catalogue_, queue);
   topology_->ExcludeNodes(excluded);
   for (const auto& d : originals) topology_->Update(d);
-  for (const auto& n : nodes_) {
-    const Requirement* host = n.requirements.Find(HostnameKey());
+  for (const ExistingNode* n : nodes_) {
+    const Requirement* host = n->requirements.Find(HostnameKey());
     topology_->Register(HostnameKey(), host->values[0]);
   }
   ctx_.topology = topology_.get();
@@ -341,14 +362,14 @@ void Solver::Run() {
 
 void Solver::Keep(Simulation& out) {
   out.catalogue = std::move(catalogue_);
-  for (const auto& n : nodes_) out.nodes.push_back({n.node->meta.name, n.initialized, n.pods});
+  for (const ExistingNode* n : nodes_) out.nodes.push_back({n->node->meta.name, n->initialized, n->pods});
 }
 
 std::string Solver::Add(PodData& pod, AddTry* record) {
   PodOutcome& o = result_.pods[pod.index];
   std::string err;
   for (std::size_t ni = 0; ni < nodes_.size(); ++ni) {
-    ExistingNode& n = nodes_[ni];
+    const ExistingNode& n = *nodes_[ni];
     if (!closed_.empty() && closed_[ni] && !exempt_[pod.index]) {
       if (record) record->candidates.push_back({"node/" + n.node->meta.name, "node is under consolidateAfter"});
       continue;
@@ -356,7 +377,7 @@ std::string Solver::Add(PodData& pod, AddTry* record) {
     Requirements updated;
     if (CanAddToNode(n, pod, *topology_, record ? &err : nullptr, &updated)) {
       if (record) record->candidates.push_back({"node/" + n.node->meta.name, ""});
-      AddToNode(n, pod, std::move(updated), *topology_);
+      AddToNode(MutableNode(ni), pod, std::move(updated), *topology_);
       o.kind = PodOutcomeKind::Node;
       o.node = n.node->meta.name;
       return "";

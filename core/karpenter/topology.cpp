@@ -83,8 +83,9 @@ Topology::Topology(const Scenario& sc, const std::vector<const NodePool*>& pools
   for (const auto& n : sc.in_flight_node_claims) nodes_by_name_.emplace(n.meta.name, &n);
   for (std::size_t i : batch) excluded_[i] = 1;
   // updateInverseAffinities: running pods' required anti-affinity terms.
-  for (std::size_t i = 0; i < sc.pods.size(); ++i) {
-    const Pod& p = sc.pods[i];
+  auto pod_it = sc.pods.begin();  // a deque: walked, not indexed (once per simulation of a dry run)
+  for (std::size_t i = 0; i < sc.pods.size(); ++i, ++pod_it) {
+    const Pod& p = *pod_it;
     if (excluded_[i] || p.node_name.empty() || p.affinity.pod_anti_affinity.required.empty()) continue;
     const Node* node = FindNode(p.node_name);
     if (!node) continue;
@@ -224,8 +225,9 @@ void Topology::CountDomains(TopoGroup& g) const {
     if (!g.filter.Matches(TaintsOf(n), FromLabels(n.meta.labels), nullptr)) continue;
     if (auto v = n.meta.labels.Get(g.key)) g.Register(*v);
   }
-  for (std::size_t i = 0; i < sc_.pods.size(); ++i) {
-    const Pod& p = sc_.pods[i];
+  auto pod_it = sc_.pods.begin();
+  for (std::size_t i = 0; i < sc_.pods.size(); ++i, ++pod_it) {
+    const Pod& p = *pod_it;
     if (excluded_[i] || p.node_name.empty() || p.Terminal() || p.meta.deleting) continue;
     Symbol ns = Intern(p.meta.namespace_);
     if (!std::binary_search(g.namespaces.begin(), g.namespaces.end(), ns)) continue;
