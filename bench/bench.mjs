@@ -48,42 +48,35 @@ function instantiateWasm(imports, receive) {
 process.setMaxListeners(0);
 const glueEvents = ['uncaughtException', 'unhandledRejection', 'exit'];
 
-function runNative(file) {
-  let best = null;
-  for (let r = 0; r < repeat; ++r) {
-    const out = spawnSync('/usr/bin/time', ['-f', '%e %M', cli, 'run', '--format', 'json', file],
-                          { maxBuffer: 1 << 30, encoding: 'utf8' });
-    if (out.status !== 0) throw new Error(`${file}: kplace exited ${out.status}: ${out.stderr}`);
-    const [wall, rssKb] = out.stderr.trim().split('\n').pop().split(' ').map(Number);
-    if (!best || wall < best.seconds) best = { seconds: wall, peakMB: rssKb / 1024, text: out.stdout };
-  }
-  return best;
+// One native run; returns the faster of it and best.
+function runNative(file, best) {
+  const out = spawnSync('/usr/bin/time', ['-f', '%e %M', cli, 'run', '--format', 'json', file],
+                        { maxBuffer: 1 << 30, encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`${file}: kplace exited ${out.status}: ${out.stderr}`);
+  const [wall, rssKb] = out.stderr.trim().split('\n').pop().split(' ').map(Number);
+  return !best || wall < best.seconds ? { seconds: wall, peakMB: rssKb / 1024, text: out.stdout } : best;
 }
 
-async function runWasm(text) {
-  let best = null;
-  for (let r = 0; r < repeat; ++r) {
-    // A fresh instance per run: its memory starts small, so its size afterwards is this run's peak.
-    const listening = new Map(glueEvents.map((e) => [e, process.listeners(e)]));
-    const mod = await createKplaceCore({ instantiateWasm });
-    const size = mod.lengthBytesUTF8(text) + 1;
-    const buf = mod._malloc(size);
-    mod.stringToUTF8(text, buf, size);
-    const start = performance.now();
-    const ptr = mod.ccall('kplace_run', 'number', ['number', 'number'], [buf, 0]);
-    const seconds = (performance.now() - start) / 1000;
-    // Kept as text until the runs are over: a parsed 160 MB answer per run left the next runs timing the garbage
-    // collector over a gigabyte of objects (a fifth of Karpenter's 20,000-pod row). Without explanations a success
-    // envelope starts with its result.
-    const envelopeText = mod.UTF8ToString(ptr);
-    mod.ccall('kplace_free', null, ['number'], [ptr]);
-    if (!envelopeText.startsWith('{"result":')) throw new Error(JSON.stringify(JSON.parse(envelopeText).errors));
-    if (!best || seconds < best.seconds) best = { seconds, peakMB: mod.HEAPU8.length / 1048576, envelopeText };
-    for (const [e, before] of listening)
-      for (const l of process.listeners(e)) if (!before.includes(l)) process.removeListener(e, l);
-  }
-  best.result = JSON.parse(best.envelopeText).result;
-  delete best.envelopeText;
+// One wasm run; returns the faster of it and best.
+async function runWasm(text, best) {
+  // A fresh instance per run: its memory starts small, so its size afterwards is this run's peak.
+  const listening = new Map(glueEvents.map((e) => [e, process.listeners(e)]));
+  const mod = await createKplaceCore({ instantiateWasm });
+  const size = mod.lengthBytesUTF8(text) + 1;
+  const buf = mod._malloc(size);
+  mod.stringToUTF8(text, buf, size);
+  const start = performance.now();
+  const ptr = mod.ccall('kplace_run', 'number', ['number', 'number'], [buf, 0]);
+  const seconds = (performance.now() - start) / 1000;
+  // Kept as text until the runs are over: a parsed 160 MB answer per run left the next runs timing the garbage
+  // collector over a gigabyte of objects (a fifth of Karpenter's 20,000-pod row). Without explanations a success
+  // envelope starts with its result.
+  const envelopeText = mod.UTF8ToString(ptr);
+  mod.ccall('kplace_free', null, ['number'], [ptr]);
+  if (!envelopeText.startsWith('{"result":')) throw new Error(JSON.stringify(JSON.parse(envelopeText).errors));
+  if (!best || seconds < best.seconds) best = { seconds, peakMB: mod.HEAPU8.length / 1048576, envelopeText };
+  for (const [e, before] of listening)
+    for (const l of process.listeners(e)) if (!before.includes(l)) process.removeListener(e, l);
   return best;
 }
 
@@ -106,13 +99,23 @@ for (const s of scenarios) {
   const text = JSON.stringify(s.make());
   const file = path.join(workDir, `${s.name}.json`);
   writeFileSync(file, text);
-  const native = runNative(file);
-  const wasm = await runWasm(text);
+  // Native and wasm runs take turns, so that a burst of load on this shared machine slows both sides alike.
+  let native = null, wasm = null;
+  for (let r = 0; r < repeat; ++r) {
+    native = runNative(file, native);
+    wasm = await runWasm(text, wasm);
+  }
+  wasm.result = JSON.parse(wasm.envelopeText).result;
+  delete wasm.envelopeText;
   const nativeResult = JSON.parse(native.text);
   // Same answer from both builds (the page shows what the CLI prints).
   if (JSON.stringify(nativeResult) !== JSON.stringify(wasm.result)) throw new Error(`${s.name}: native and wasm results differ`);
   const placed = placedPods(nativeResult);
   const decided = decidedNodes(nativeResult);
+  // Only figures are kept: every earlier scenario's answers (hundreds of MB of text and objects) held alive made the
+  // later wasm runs time V8's collector over them.
+  delete native.text;
+  delete wasm.result;
   const row = { ...s, bytes: text.length, placed, decided, native, wasm,
                 nativeRate: s.pods / native.seconds, wasmRate: s.pods / wasm.seconds, ratio: wasm.seconds / native.seconds };
   rows.push(row);
@@ -151,7 +154,7 @@ if (reportPath) {
     '',
     'Each scenario runs end to end: native, `kplace run --format json FILE` (reading and parsing the file, scheduling,',
     'writing the result); WebAssembly, the page\'s core `kplace_run` under node (the scenario text in, the result text',
-    `out), with identical results checked; the best of ${repeat} run${repeat === 1 ? '' : 's'} each. pods/s = pods the run schedules / wall time. Peak memory: the CLI\'s maximum`,
+    `out), with identical results checked; the best of ${repeat} run${repeat === 1 ? '' : 's'} each, native and wasm taking turns. pods/s = pods the run schedules / wall time. Peak memory: the CLI\'s maximum`,
     'resident set; the wasm memory after the run (a fresh instance each, of one module compiled once, whose code tiers up',
     'across the runs as in the page\'s long-lived Web Worker). Upstream threshold: the minimum',
     'SchedulingThroughput average kube-scheduler\'s scheduler_perf accepts for that workload (newest',
