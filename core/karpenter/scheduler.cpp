@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <deque>
 #include <map>
 #include <memory>
 
@@ -100,12 +99,11 @@ class Solver {
   // a dry run) are read in place until a pod lands on one, which then gets a copy of its own (a simulation places a
   // few pods among thousands of nodes); those the solver built are its own from the start.
   std::vector<const ExistingNode*> nodes_;
-  std::deque<ExistingNode> own_nodes_;
-  std::vector<ExistingNode*> mutable_nodes_;  // by nodes_ entry: its own copy, or null
+  std::vector<std::unique_ptr<ExistingNode>> mutable_nodes_;  // by nodes_ entry: its own copy, or null
   ExistingNode& MutableNode(std::size_t ni) {
     if (!mutable_nodes_[ni]) {
-      mutable_nodes_[ni] = &own_nodes_.emplace_back(*nodes_[ni]);
-      nodes_[ni] = mutable_nodes_[ni];
+      mutable_nodes_[ni] = std::make_unique<ExistingNode>(*nodes_[ni]);
+      nodes_[ni] = mutable_nodes_[ni].get();
     }
     return *mutable_nodes_[ni];
   }
@@ -260,12 +258,11 @@ void Solver::Run() {
     nodes_.reserve(opts_.existing_nodes->size());
     for (const auto& n : *opts_.existing_nodes)
       if (!excluded || !excluded->count(n.node->meta.name)) nodes_.push_back(&n);
-    mutable_nodes_.assign(nodes_.size(), nullptr);
+    mutable_nodes_.resize(nodes_.size());
   } else {
     for (auto& n : BuildExistingNodes(sc_, daemons_, *storage_, excluded)) {
-      ExistingNode& own = own_nodes_.emplace_back(std::move(n));
-      nodes_.push_back(&own);
-      mutable_nodes_.push_back(&own);
+      mutable_nodes_.push_back(std::make_unique<ExistingNode>(std::move(n)));
+      nodes_.push_back(mutable_nodes_.back().get());
     }
   }
   limits_ = BuildLimits(sc_, excluded);
