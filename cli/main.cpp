@@ -1,10 +1,12 @@
 // kplace: place pods as kube-scheduler would.
 //   kplace run [--format text|json] [--explain NS/POD|node/NAME] [--instance-types KWOK_FILE] FILE   (FILE "-" = stdin)
+//   kplace diff [--format text|json] [--a SETTINGS]... [--b SETTINGS]... A [B]   (two runs, what differs)
+//   kplace run --compare SETTINGS FILE   (= kplace diff --b SETTINGS FILE)
 //   kplace validate FILE
 //   kplace convert kubectl FILE     (a cluster dump -> the scenario List kplace reads from it)
 //   kplace convert kwok KWOK_FILE   (Karpenter kwok instance_types.json -> kplace InstanceType items)
 //   kplace releases                 (the Kubernetes releases kplace reproduces and what differs between them)
-// Exit codes: 0 success, 2 bad input or usage.
+// Exit codes: 0 success, 2 bad input or usage; kplace diff: 0 the same, 1 different, 2 bad input or usage.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,7 +17,9 @@
 
 #include "cli/render_text.h"
 #include "core/io/cluster_import.h"
+#include "core/io/compare.h"
 #include "core/io/kwok_instance_types.h"
+#include "core/io/result_reader.h"
 #include "core/io/result_writer.h"
 #include "core/io/scenario_parser.h"
 #include "core/model/features.h"
@@ -26,6 +30,8 @@ namespace {
 std::string UsageText() {
   return "usage:\n"
          "  kplace run [--format text|json] [--explain NAMESPACE/POD|node/NAME] [--instance-types KWOK_FILE] FILE\n"
+         "  kplace run --compare SETTINGS [--format text|json] FILE\n"
+         "  kplace diff [--format text|json] [--a SETTINGS]... [--b SETTINGS]... A [B]\n"
          "  kplace validate FILE\n"
          "  kplace convert kubectl FILE\n"
          "  kplace convert kwok KWOK_FILE\n"
@@ -41,7 +47,15 @@ std::string UsageText() {
          "\");\n`kplace releases` lists what differs between them.\n"
          "KWOK_FILE is a Karpenter kwok provider instance_types.json: --instance-types adds its types to the "
          "scenario's\n"
-         "InstanceTypes; convert kwok prints them as InstanceType items.\n";
+         "InstanceTypes; convert kwok prints them as InstanceType items.\n"
+         "kplace diff runs A and B (B defaults to A) and prints the pods whose answer differs, the NodeClaims and the "
+         "cost;\n"
+         "A or B may also be a result (kplace run --format json). SETTINGS replace the scenario's: mode=scheduler|"
+         "karpenter|cluster,\n"
+         "kubernetesVersion=1.3x, seed=N, scoringStrategy=LeastAllocated|MostAllocated|RequestedToCapacityRatio "
+         "(comma separated).\n"
+         "kplace run --compare SETTINGS FILE compares FILE as it is with FILE under SETTINGS. Exit code 1: they differ."
+         "\n";
 }
 
 int Usage(const std::string& error) {
@@ -131,6 +145,102 @@ int Convert(const std::vector<std::string>& args) {
   return std::cout ? 0 : 1;
 }
 
+// A result document (`kplace run --format json`): an object with pods and events and neither items nor kind.
+bool IsResultDocument(const kplace::io::Json& doc) {
+  if (!doc.is_object() || doc.contains("items") || doc.contains("kind")) return false;
+  auto pods = doc.find("pods");
+  auto events = doc.find("events");
+  return pods != doc.end() && pods->is_object() && events != doc.end() && events->is_array();
+}
+
+// One side of a comparison: the result of running a scenario under the overrides, or a result read back.
+bool LoadSide(const std::string& path, const std::string& text, const kplace::SimulationOverrides& overrides,
+              kplace::sim::SimResult& result, kplace::io::DiffSide& side) {
+  try {
+    const auto start = text.find_first_not_of(" \t\r\n");
+    if (start != std::string::npos && text[start] == '{') {
+      std::vector<kplace::io::Json> docs = kplace::io::ReadDocuments(text);
+      if (docs.size() == 1 && IsResultDocument(docs[0])) {
+        if (!overrides.Empty()) {
+          std::cerr << "kplace: " << path << ": a result (kplace run --format json), not a scenario: settings ("
+                    << kplace::io::OverridesText(overrides) << ") cannot apply to it\n";
+          return false;
+        }
+        result = kplace::io::ResultFromJson(docs[0]);
+        side.source = path;
+        return true;
+      }
+    }
+    kplace::io::ParseOptions options;
+    options.overrides = overrides;
+    kplace::Scenario scenario = kplace::io::ParseScenario(text, options);
+    kplace::sim::RunOptions run;
+    run.disruption = &kplace::karpenter::disruption::DryRun;
+    run.apply_disruption = &kplace::sim::ApplyDisruption;
+    result = kplace::sim::Run(std::move(scenario), run);
+    side = kplace::io::SideOf(result, path, overrides);
+    return true;
+  } catch (const kplace::io::InputError& e) {
+    std::cerr << "kplace: " << path << ": " << e.what() << "\n";
+    return false;
+  }
+}
+
+// kplace diff [--format text|json] [--a SETTINGS]... [--b SETTINGS]... A [B]
+int Diff(const std::vector<std::string>& args, std::size_t first) {
+  std::string format = "text";
+  std::vector<std::string> files;
+  kplace::SimulationOverrides a, b;
+  for (std::size_t i = first; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    auto value = [&](const std::string& flag) -> std::string {
+      if (arg.rfind(flag + "=", 0) == 0) return arg.substr(flag.size() + 1);
+      if (i + 1 >= args.size()) throw std::invalid_argument(flag + " needs a value");
+      return args[++i];
+    };
+    try {
+      if (arg == "--format" || arg.rfind("--format=", 0) == 0) {
+        format = value("--format");
+        if (format != "text" && format != "json") return Usage("--format must be text or json");
+      } else if (arg == "--a" || arg.rfind("--a=", 0) == 0) {
+        kplace::io::ParseOverrides(value("--a"), a);
+      } else if (arg == "--b" || arg.rfind("--b=", 0) == 0 || arg == "--compare" || arg.rfind("--compare=", 0) == 0) {
+        kplace::io::ParseOverrides(value(arg.rfind("--compare", 0) == 0 ? "--compare" : "--b"), b);
+      } else if (arg.size() > 1 && arg[0] == '-') {
+        return Usage("unknown flag " + arg);
+      } else {
+        files.push_back(arg);
+      }
+    } catch (const std::invalid_argument& e) {
+      return Usage(e.what());
+    } catch (const kplace::io::InputError& e) {
+      return Usage(std::string("setting ") + e.what());
+    }
+  }
+  if (files.empty()) return Usage("missing FILE");
+  if (files.size() > 2) return Usage("more than two FILEs");
+  if (files.size() == 2 && files[0] == "-" && files[1] == "-") return Usage("standard input can be read once");
+  // Each file read once (one FILE, standard input included, is run twice).
+  std::string text_a, text_b, error;
+  if (!ReadInput(files[0], text_a, error) || (files.size() == 2 && !ReadInput(files[1], text_b, error))) {
+    std::cerr << "kplace: " << error << "\n";
+    return 2;
+  }
+  const std::string& file_b = files.size() == 2 ? files[1] : files[0];
+  kplace::sim::SimResult ra, rb;
+  kplace::io::DiffSide sa, sb;
+  if (!LoadSide(files[0], text_a, a, ra, sa)) return 2;
+  if (!LoadSide(file_b, files.size() == 2 ? text_b : text_a, b, rb, sb)) return 2;
+  const kplace::sim::ResultDiff diff = kplace::sim::Compare(ra, rb);
+  if (format == "json")
+    std::cout << kplace::io::DiffText(diff, sa, sb);
+  else
+    std::cout << kplace::cli::RenderDiff(diff, sa, sb);
+  std::cout.flush();
+  if (!std::cout) return 2;
+  return diff.Empty() ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -150,6 +260,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "convert") return Convert(args);
+  if (cmd == "diff") return Diff(args, 1);
+  // kplace run --compare SETTINGS FILE: the same as kplace diff --b SETTINGS FILE.
+  if (cmd == "run")
+    for (const auto& a : args)
+      if (a == "--compare" || a.rfind("--compare=", 0) == 0) return Diff(args, 1);
   if (cmd != "run" && cmd != "validate") return Usage("unknown command \"" + cmd + "\"");
 
   std::string format = "text", explain, file, instance_types_file;

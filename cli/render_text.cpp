@@ -555,4 +555,89 @@ std::string RenderNodeExplanation(const std::string& node, const sim::SimResult&
   return out;
 }
 
+namespace {
+
+std::string SideLine(const char* name, const io::DiffSide& s) {
+  std::string line = std::string(name) + ": " + (s.source.empty() ? "(unnamed)" : s.source);
+  if (!s.settings.empty()) line += " with " + s.settings;
+  if (s.ran)
+    line += " (" + s.mode + " mode, Kubernetes " + s.kubernetes_version + ", seed " + std::to_string(s.seed) + ")";
+  return line + "\n";
+}
+
+std::string Answer(const sim::Placement& p) {
+  using Kind = sim::Placement::Kind;
+  switch (p.kind) {
+    case Kind::Node:
+      return p.node_claim.empty()
+                 ? p.node
+                 : p.node + " (NodeClaim " + p.node_claim + ", " + p.node_pool + ", " + p.instance_type + ")";
+    case Kind::NodeClaim:
+      return "nodeclaim/" + p.node_claim + " (" + p.node_pool + ", " + p.instance_type + ")";
+    case Kind::Unschedulable:
+      return "pending: " + p.message + (p.nominated_node.empty() ? "" : " (nominated to " + p.nominated_node + ")");
+    case Kind::SchedulingGated:
+      return "scheduling gated: " + Join(p.scheduling_gates);
+    case Kind::OtherScheduler:
+      return "left to scheduler " + p.message;
+    case Kind::Ignored:
+      return "ignored by Karpenter: " + p.message;
+    case Kind::NotProvisionable:
+      return "not provisionable: " + p.message;
+    case Kind::Preempted:
+      return "preempted by " + p.message + " on " + p.node;
+  }
+  return "";
+}
+
+std::string ClaimLine(const sim::NodeClaimSummary& c) {
+  return c.node_pool + ", " + c.instance_type + ", " + c.zone + ", " + c.capacity_type + ", " + Price(c.price) + ", " +
+         std::to_string(c.pods.size()) + " pod(s)";
+}
+
+}  // namespace
+
+std::string RenderDiff(const sim::ResultDiff& diff, const io::DiffSide& a, const io::DiffSide& b) {
+  using Change = sim::PodChange::Kind;
+  std::string out = SideLine("A", a) + SideLine("B", b) + "\n";
+  if (diff.changes.empty()) {
+    out += diff.pods == 1 ? std::string("The one pod has the same answer in both.\n")
+                          : "All " + std::to_string(diff.pods) + " pods have the same answer in both.\n";
+  } else {
+    std::vector<std::string> counts;
+    for (Change k : {Change::Moved, Change::Placed, Change::Unplaced, Change::Changed, Change::Added, Change::Removed})
+      if (std::size_t n = diff.Count(k)) counts.push_back(std::to_string(n) + " " + sim::ChangeName(k));
+    out += std::to_string(diff.changes.size()) + " of " + std::to_string(diff.pods) + " pods differ: " + Join(counts) +
+           ".\n";
+    for (const auto& c : diff.changes) {
+      out += "\n" + c.pod + ": " + sim::ChangeName(c.kind) + "\n";
+      out += "  A: " + (c.kind == Change::Added ? std::string("(not in A)") : Answer(c.a)) + "\n";
+      out += "  B: " + (c.kind == Change::Removed ? std::string("(not in B)") : Answer(c.b)) + "\n";
+    }
+  }
+  if (!diff.node_claims.empty()) {
+    out += "\nNodeClaims:\n";
+    for (const auto& c : diff.node_claims) {
+      switch (c.kind) {
+        case sim::NodeClaimChange::Kind::Added:
+          out += "  + " + c.name + " (only in B): " + ClaimLine(c.b) + "\n";
+          break;
+        case sim::NodeClaimChange::Kind::Removed:
+          out += "  - " + c.name + " (only in A): " + ClaimLine(c.a) + "\n";
+          break;
+        case sim::NodeClaimChange::Kind::Changed:
+          out += "  ~ " + c.name + " (" + Join(c.fields) + "):\n    A: " + ClaimLine(c.a) +
+                 "\n    B: " + ClaimLine(c.b) + "\n";
+          break;
+      }
+    }
+  }
+  if (diff.hourly_a != 0 || diff.hourly_b != 0) {
+    char monthly[96];
+    std::snprintf(monthly, sizeof monthly, "$%.2f/month -> $%.2f/month", diff.hourly_a * 730, diff.hourly_b * 730);
+    out += "\nNew capacity: " + Price(diff.hourly_a) + " -> " + Price(diff.hourly_b) + " (" + monthly + ")\n";
+  }
+  return out;
+}
+
 }  // namespace kplace::cli

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/io/compare.h"
 #include "core/sim/simulation.h"
 
 namespace kplace::cli {
@@ -19,5 +20,9 @@ std::string RenderNodeExplanation(const std::string& node, const sim::SimResult&
 std::string RenderClusterLoop(const sim::SimResult& result);
 // cluster mode: Karpenter's record of the pod in every round, and its disagreement.
 std::string RenderClusterExplanation(const sim::PodResult& pod, const sim::SimResult& result);
+
+// `kplace diff`: the two sides, the pods whose answer differs (each with both answers), the NodeClaims only one
+// side has or that differ, and the cost.
+std::string RenderDiff(const sim::ResultDiff& diff, const io::DiffSide& a, const io::DiffSide& b);
 
 }  // namespace kplace::cli

@@ -155,8 +155,10 @@ std::size_t AddScenarioText(ScenarioBuilder& builder, std::string_view text, con
   return docs.size();
 }
 
-Scenario ParseScenario(std::string_view text) {
-  ScenarioBuilder builder;
+Scenario ParseScenario(std::string_view text) { return ParseScenario(text, ParseOptions{}); }
+
+Scenario ParseScenario(std::string_view text, const ParseOptions& options) {
+  ScenarioBuilder builder(options);
   const std::size_t documents = AddScenarioText(builder, text);
   Scenario sc = builder.Finish();
   if (documents > 1) {
@@ -545,6 +547,12 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
 }
 
 Scenario ScenarioBuilder::Finish() {
+  const SimulationOverrides& o = options_.overrides;
+  if (o.mode) sc_.simulation.mode = *o.mode;
+  if (o.seed) sc_.simulation.seed = *o.seed;
+  if (o.kubernetes_minor) sc_.simulation.kubernetes_minor = *o.kubernetes_minor;
+  if (o.scoring_strategy)
+    for (auto& profile : sc_.scheduler_config.profiles) profile.args.fit.strategy = *o.scoring_strategy;
   for (const auto& check : deferred_checks_) ValidateReleaseDependentPodSpec(check, sc_.simulation.kubernetes_minor);
   for (const auto& [kind, count] : ignored_) {
     if (count < 2) continue;

@@ -23,6 +23,8 @@ struct ParseOptions {
   // upstream's scheduler unit tests turn it off: those tests hand pods straight to the scheduler, never through the
   // API server, and many of their pods would not pass it (no containers, hostPort without containerPort, ...).
   bool api_validation = true;
+  // Replace the Simulation item's settings (a side of a comparison); applied by Finish.
+  SimulationOverrides overrides;
 };
 
 // The documents of a scenario's text: JSON when it starts with `{` or `[` (one value or several one after another),
@@ -32,6 +34,7 @@ std::vector<Json> ReadDocuments(std::string_view text, std::vector<std::size_t>*
 
 // Parses a whole scenario. Expands workloads into pods, resolves nothing else.
 Scenario ParseScenario(std::string_view text);
+Scenario ParseScenario(std::string_view text, const ParseOptions& options);
 // One document (a List, a typed list, one object or an array of them).
 Scenario ParseScenarioJson(const Json& doc, ParseOptions options = {});
 Scenario ParseScenarioDocuments(const std::vector<Json>& docs, const std::vector<std::size_t>& numbers = {});

@@ -31,6 +31,18 @@ struct Simulation {
   bool apply_disruption = false;
 };
 
+// Settings that replace the Simulation item's (and the scheduler configuration's scoring strategy) for one run:
+// the two sides of a comparison (`kplace diff --a/--b`, `kplace run --compare`, the playground's Compare). Applied
+// once every item is read, before the checks that depend on the release.
+struct SimulationOverrides {
+  std::optional<Mode> mode;
+  std::optional<std::uint64_t> seed;
+  std::optional<int> kubernetes_minor;
+  // NodeResourcesFit's scoringStrategy.type in every profile (its resources and shape are kept).
+  std::optional<ScoringStrategyType> scoring_strategy;
+  bool Empty() const { return !mode && !seed && !kubernetes_minor && !scoring_strategy; }
+};
+
 // What the parser made of its input beyond the items themselves, for a summary of an imported cluster dump: what
 // was inferred, dropped or left alone. Counts are of items after flattening Lists.
 struct ImportSummary {

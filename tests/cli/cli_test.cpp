@@ -365,3 +365,88 @@ TEST(Cli, ImportedDumpIsSummarisedAndConverts) {
 }
 
 }  // namespace
+
+namespace {
+
+const std::string kPreferNoSchedule = std::string(KPLACE_SOURCE_DIR) + "/presets/prefer-no-schedule.json";
+
+std::string FileText(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// kplace diff: both answers of each pod that differs; exit 1 when something differs, 0 when nothing does.
+TEST(CliDiff, ComparesTwoModesOfOneScenario) {
+  const Output o = RunCli("diff --a mode=scheduler --b mode=karpenter " + kPreferNoSchedule);
+  EXPECT_EQ(o.code, 1) << o.err;
+  EXPECT_EQ(o.err, "");
+  EXPECT_NE(o.out.find("B: " + kPreferNoSchedule + " with mode=karpenter (karpenter mode, Kubernetes 1.37, seed 0)"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("default/web-2: moved\n  A: batch-node\n  B: nodeclaim/default-0 (default, c5.large)\n"),
+            std::string::npos)
+      << o.out;
+  const Output same = RunCli("diff " + kPreferNoSchedule);
+  EXPECT_EQ(same.code, 0) << same.err;
+  EXPECT_NE(same.out.find("pods have the same answer in both."), std::string::npos) << same.out;
+}
+
+// run --compare SETTINGS FILE is diff --b SETTINGS FILE; JSON is the same document either way.
+TEST(CliDiff, RunCompareIsDiffWithB) {
+  const Output run = RunCli("run --compare mode=karpenter --format json " + kPreferNoSchedule);
+  const Output diff = RunCli("diff --format=json --b=mode=karpenter " + kPreferNoSchedule);
+  EXPECT_EQ(run.code, 1) << run.err;
+  EXPECT_EQ(run.out, diff.out);
+  const auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["a"]["mode"], "cluster");
+  EXPECT_EQ(doc["b"]["mode"], "karpenter");
+  EXPECT_EQ(doc["summary"]["differ"], doc["pods"].size());
+}
+
+// A side can be a result document (kplace run --format json): a saved run against a scenario, or two saved runs.
+TEST(CliDiff, ResultFilesAreSidesToo) {
+  const Output saved = RunCli("run --format json " + kPreferNoSchedule);
+  ASSERT_EQ(saved.code, 0);
+  const std::string path = ::testing::TempDir() + "/kplace_diff_" + std::to_string(getpid()) + ".json";
+  std::ofstream(path) << saved.out;
+  const Output same = RunCli("diff " + path + " " + kPreferNoSchedule);
+  EXPECT_EQ(same.code, 0) << same.out << same.err;
+  const Output differs = RunCli("diff " + path + " - --b mode=karpenter", FileText(kPreferNoSchedule));
+  EXPECT_EQ(differs.code, 1) << differs.err;
+  EXPECT_NE(differs.out.find("A: " + path + "\n"), std::string::npos) << differs.out;
+  // Settings cannot apply to a result.
+  const Output bad = RunCli("diff --a mode=karpenter " + path + " " + kPreferNoSchedule);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_NE(bad.err.find("a result (kplace run --format json), not a scenario: settings (mode=karpenter)"),
+            std::string::npos)
+      << bad.err;
+  std::remove(path.c_str());
+}
+
+// One scenario on standard input is read once and run twice.
+TEST(CliDiff, StandardInputIsReadOnce) {
+  const Output o = RunCli("diff --b mode=karpenter -", FileText(kPreferNoSchedule));
+  EXPECT_EQ(o.code, 1) << o.err;
+  EXPECT_NE(o.out.find("default/web-2: moved"), std::string::npos) << o.out;
+  EXPECT_EQ(RunCli("diff - -").code, 2);
+}
+
+TEST(CliDiff, BadInputExitsTwo) {
+  const Output setting = RunCli("diff --b mode=batch " + kPreferNoSchedule);
+  EXPECT_EQ(setting.code, 2);
+  EXPECT_EQ(setting.out, "");
+  EXPECT_NE(setting.err.find("kplace: setting \"mode=batch\": unsupported mode \"batch\""), std::string::npos)
+      << setting.err;
+  EXPECT_EQ(RunCli("diff").code, 2);
+  EXPECT_EQ(RunCli("diff a b c").code, 2);
+  EXPECT_EQ(RunCli("diff --b " + kPreferNoSchedule).code, 2);  // the file taken as settings: no FILE left
+  EXPECT_EQ(RunCli("diff --frob " + kPreferNoSchedule).code, 2);
+  // A scenario that does not parse names the file and the item.
+  const Output bad =
+      RunCli("diff -", R"({"kind":"List","items":[{"kind":"Pod","metadata":{"name":"web"},"spec":{}}]})");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err.rfind("kplace: -: items[0] (Pod default/web): ", 0), 0u) << bad.err;
+}
+
+}  // namespace

@@ -53,7 +53,7 @@ void RunCase(const std::string& plugin, const Json& c, const Json* shared) {
   add("objects", nullptr);
   // Upstream's plugin tests hand their pods to the scheduler directly, never through the API server (many have no
   // containers): no API validation here.
-  Scenario sc = io::ParseScenarioJson(list, {.api_validation = false});
+  Scenario sc = io::ParseScenarioJson(list, {.api_validation = false, .overrides = {}});
   int minor = c.contains("kubernetesVersion")
                   ? io::ParseKubernetesVersion(c["kubernetesVersion"].get<std::string>(), io::Reader("case", ""))
                   : testing::kTableDefaultMinor;

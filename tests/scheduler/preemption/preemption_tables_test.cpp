@@ -84,7 +84,7 @@ void RunCase(const Json& c) {
 
   // Upstream's preemption tests hand their pods to the scheduler directly, never through the API server (pods
   // without containers, names like p_with_preempt_never_policy): no API validation here.
-  Scenario sc = io::ParseScenarioJson(list, {.api_validation = false});
+  Scenario sc = io::ParseScenarioJson(list, {.api_validation = false, .overrides = {}});
   if (c.contains("args"))
     io::ParsePluginArgs("DefaultPreemption", c["args"], io::Reader("args", ""), sc.scheduler_config.profiles[0].args);
   sim::ExpandDaemonSets(sc, 0);
