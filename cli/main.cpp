@@ -54,8 +54,9 @@ std::string UsageText() {
          "karpenter|cluster,\n"
          "kubernetesVersion=1.3x, seed=N, scoringStrategy=LeastAllocated|MostAllocated|RequestedToCapacityRatio "
          "(comma separated).\n"
-         "kplace run --compare SETTINGS FILE compares FILE as it is with FILE under SETTINGS. Exit code 1: they differ."
-         "\n";
+         "kplace run --compare SETTINGS FILE compares FILE as it is with FILE under SETTINGS. Exit code 1: they "
+         "differ.\n"
+         "With one FILE and no SETTINGS, B runs under its Simulation's kplace.dev/compare annotation, if any.\n";
 }
 
 int Usage(const std::string& error) {
@@ -154,8 +155,9 @@ bool IsResultDocument(const kplace::io::Json& doc) {
 }
 
 // One side of a comparison: the result of running a scenario under the overrides, or a result read back.
+// compare (optional): the scenario's kplace.dev/compare settings.
 bool LoadSide(const std::string& path, const std::string& text, const kplace::SimulationOverrides& overrides,
-              kplace::sim::SimResult& result, kplace::io::DiffSide& side) {
+              kplace::sim::SimResult& result, kplace::io::DiffSide& side, std::string* compare = nullptr) {
   try {
     const auto start = text.find_first_not_of(" \t\r\n");
     if (start != std::string::npos && text[start] == '{') {
@@ -174,6 +176,7 @@ bool LoadSide(const std::string& path, const std::string& text, const kplace::Si
     kplace::io::ParseOptions options;
     options.overrides = overrides;
     kplace::Scenario scenario = kplace::io::ParseScenario(text, options);
+    if (compare) *compare = scenario.simulation.compare;
     kplace::sim::RunOptions run;
     run.disruption = &kplace::karpenter::disruption::DryRun;
     run.apply_disruption = &kplace::sim::ApplyDisruption;
@@ -229,7 +232,11 @@ int Diff(const std::vector<std::string>& args, std::size_t first) {
   const std::string& file_b = files.size() == 2 ? files[1] : files[0];
   kplace::sim::SimResult ra, rb;
   kplace::io::DiffSide sa, sb;
-  if (!LoadSide(files[0], text_a, a, ra, sa)) return 2;
+  // One scenario and no settings: B is the scenario under its own kplace.dev/compare settings, when it has them.
+  const bool annotated = files.size() == 1 && a.Empty() && b.Empty();
+  std::string compare;
+  if (!LoadSide(files[0], text_a, a, ra, sa, annotated ? &compare : nullptr)) return 2;
+  if (!compare.empty()) kplace::io::ParseOverrides(compare, b);
   if (!LoadSide(file_b, files.size() == 2 ? text_b : text_a, b, rb, sb)) return 2;
   const kplace::sim::ResultDiff diff = kplace::sim::Compare(ra, rb);
   if (format == "json")

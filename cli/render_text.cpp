@@ -565,31 +565,6 @@ std::string SideLine(const char* name, const io::DiffSide& s) {
   return line + "\n";
 }
 
-std::string Answer(const sim::Placement& p) {
-  using Kind = sim::Placement::Kind;
-  switch (p.kind) {
-    case Kind::Node:
-      return p.node_claim.empty()
-                 ? p.node
-                 : p.node + " (NodeClaim " + p.node_claim + ", " + p.node_pool + ", " + p.instance_type + ")";
-    case Kind::NodeClaim:
-      return "nodeclaim/" + p.node_claim + " (" + p.node_pool + ", " + p.instance_type + ")";
-    case Kind::Unschedulable:
-      return "pending: " + p.message + (p.nominated_node.empty() ? "" : " (nominated to " + p.nominated_node + ")");
-    case Kind::SchedulingGated:
-      return "scheduling gated: " + Join(p.scheduling_gates);
-    case Kind::OtherScheduler:
-      return "left to scheduler " + p.message;
-    case Kind::Ignored:
-      return "ignored by Karpenter: " + p.message;
-    case Kind::NotProvisionable:
-      return "not provisionable: " + p.message;
-    case Kind::Preempted:
-      return "preempted by " + p.message + " on " + p.node;
-  }
-  return "";
-}
-
 std::string ClaimLine(const sim::NodeClaimSummary& c) {
   return c.node_pool + ", " + c.instance_type + ", " + c.zone + ", " + c.capacity_type + ", " + Price(c.price) + ", " +
          std::to_string(c.pods.size()) + " pod(s)";
@@ -611,8 +586,8 @@ std::string RenderDiff(const sim::ResultDiff& diff, const io::DiffSide& a, const
            ".\n";
     for (const auto& c : diff.changes) {
       out += "\n" + c.pod + ": " + sim::ChangeName(c.kind) + "\n";
-      out += "  A: " + (c.kind == Change::Added ? std::string("(not in A)") : Answer(c.a)) + "\n";
-      out += "  B: " + (c.kind == Change::Removed ? std::string("(not in B)") : Answer(c.b)) + "\n";
+      out += "  A: " + (c.kind == Change::Added ? std::string("(not in A)") : sim::Describe(c.a)) + "\n";
+      out += "  B: " + (c.kind == Change::Removed ? std::string("(not in B)") : sim::Describe(c.b)) + "\n";
     }
   }
   if (!diff.node_claims.empty()) {

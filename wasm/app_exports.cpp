@@ -9,6 +9,7 @@
 #include "app/model/json_text.h"
 #include "app/model/presets.h"
 #include "app/ui/ui.h"
+#include "core/io/compare.h"
 #include "nlohmann/json.hpp"
 #include "wasm/app_backend.h"
 
@@ -171,6 +172,61 @@ double kplace_app_text_bytes() { return web ? static_cast<double>(web->session.t
 // The last good result (exactly `kplace run --format json`), "" before the first.
 const char* kplace_app_result() {
   return web && web->session.snapshot() ? web->session.snapshot()->result_json.c_str() : "";
+}
+
+// What the result on screen changed against the one before it (`kplace diff --format json`'s document without the
+// sides' names), "" when it has no record of that (the first result, an imported cluster).
+const char* kplace_app_changes() {
+  static std::string json;
+  json.clear();
+  const kplace::sim::ResultDiff* d = web ? web->session.changes() : nullptr;
+  if (d) json = kplace::io::DiffText(*d, {}, {});
+  return json.c_str();
+}
+
+// The comparison (Session::comparison) as `kplace diff --format json` prints it, its sides named by what they are
+// ("pinned" / "on screen", or "as it is" / the settings) plus "error" when there is no diff; "" when none.
+const char* kplace_app_comparison() {
+  static std::string json;
+  json.clear();
+  const kplace::app::Session::Comparison* c = web ? web->session.comparison() : nullptr;
+  if (!c) return json.c_str();
+  kplace::io::DiffSide a, b;
+  a.source = c->pinned ? "pinned" : "as it is";
+  b.source = c->pinned ? "on screen" : c->from_scenario ? "scenario" : "settings";
+  if (!c->pinned) b.settings = c->settings;
+  if (c->diff) {
+    json = kplace::io::DiffText(*c->diff, a, b);
+  } else {
+    json =
+        nlohmann::json{
+            {"a", {{"source", a.source}}}, {"b", {{"settings", b.settings}, {"source", b.source}}}, {"error", c->error}}
+            .dump();
+  }
+  return json.c_str();
+}
+
+// Pins the result on screen as A (1), compares under settings (1, or 0 with the settings' error in
+// kplace_app_compare_error), stops comparing.
+int kplace_app_pin() {
+  Wake();
+  return web && web->session.Pin() ? 1 : 0;
+}
+int kplace_app_compare(const char* settings) {
+  Wake();
+  if (!web || !settings) return 0;
+  web->ui.compare_error.clear();
+  return web->session.CompareWith(settings, &web->ui.compare_error) ? 1 : 0;
+}
+// The pinned comparison's A text (share links carry it), "" when none is pinned.
+const char* kplace_app_pinned_text() {
+  const kplace::app::Session::Comparison* c = web ? web->session.comparison() : nullptr;
+  return c && c->pinned ? c->a_text.c_str() : "";
+}
+const char* kplace_app_compare_error() { return web ? web->ui.compare_error.c_str() : ""; }
+void kplace_app_stop_comparing() {
+  Wake();
+  if (web) web->session.StopComparing();
 }
 
 // The current input error, "" when the text ran.

@@ -41,10 +41,20 @@
 //                     the result JSON (a cluster Karpenter manages, karpenter or cluster mode; the Disruption tab asks
 //                     a worker for it), with node: that node's explanation as "node" once the tab's what-if asked
 //                     for it; null until the worker has answered
+//   changes()         what the last edit changed (the Changes tab): the result on screen against the one before it,
+//                     as `kplace diff --format json` prints it ({pods, nodeClaims, cost, summary}); an undo gives the
+//                     reverse; null for the first result and after an import
+//   pin()             pins the result on screen as A (the Compare tab); every later result is B; false before one
+//   compare(settings) compares the scenario as it is (A) with itself under settings (B), "mode=karpenter",
+//                     "kubernetesVersion=1.33,scoringStrategy=MostAllocated" (kplace diff's --b); null, or the error
+//   comparison()      the comparison as `kplace diff --format json` prints it (sides: {source: "pinned" | "on screen"
+//                     | "as it is" | "settings", settings}), with "error" instead when B could not run; null when none.
+//                     A scenario whose Simulation has the kplace.dev/compare annotation opens compared under it
+//   stopComparing()
 //   targets()         the last frame's clickable edit targets in CSS pixels, {"taint:<node>:<i>" | "cordon:<node>" |
 //                     "tolerate:<node>" | "pod:<ns/name>" (a chip on a node card) | "tab:<id>" (a details tab:
-//                     pod, events, rounds, queue, disruption; app/ui/panels.cpp) | "disruption-node:<node>" (a
-//                     row of the Disruption tab's table: its what-if) | "explain-node" (asks again): [x0, y0, x1, y1]} (tests click them)
+//                     pod, events, changes, compare, rounds, queue, disruption; app/ui/panels.cpp) | "compare:pin" | "compare:settings" | "compare:stop" | "disruption-node:<node>" (a
+//                     row of the Disruption tab's table: its what-if) | "change:<ns/name>" / "compare:<ns/name>" (a pod's row of the Changes / Compare tab) | "explain-node" (asks again): [x0, y0, x1, y1]} (tests click them)
 //   frames()          frames drawn so far (tests wait on it)
 //   frameWork()       ms the app spent drawing them (its own work, not the browser's rendering): per frame over a
 //                     span, (frameWork() - w0) / (frames() - f0)
@@ -123,6 +133,11 @@ const api = {
   undo: app.undo,
   explanation: app.explanation,
   disruption: app.disruption,
+  changes: app.changes,
+  pin: app.pin,
+  compare: app.compare,
+  comparison: app.comparison,
+  stopComparing: app.stopComparing,
   targets: app.targets,
   setMode: app.setMode,
   setKubernetesVersion: app.setKubernetesVersion,

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <utility>
 
+#include "core/io/compare.h"
 #include "core/io/incremental_parser.h"
 #include "core/io/result_writer.h"
 #include "core/io/run_text.h"
@@ -107,8 +108,85 @@ bool Session::Rerun() {
   IndexSnapshot(*snap);
   snap->run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   snap->generation = generation_;
-  snapshot_ = std::move(snap);
+  Show(std::move(snap), /*compare=*/true);
   return true;
+}
+
+void Session::Show(std::unique_ptr<Snapshot> snap, bool compare) {
+  if (compare && snapshot_) snap->changes = sim::Compare(snapshot_->result, snap->result);
+  snapshot_ = std::move(snap);
+  // A scenario that names settings to compare under starts (or moves) that comparison; a pinned one is kept.
+  // It ends with a text that no longer names them; stopped by hand, it stays stopped for those settings.
+  const std::string& named = snapshot_->scenario.simulation.compare;
+  if (named.empty()) stopped_named_.clear();
+  if (comparison_ && comparison_->from_scenario && named.empty()) comparison_.reset();
+  const bool restart = !comparison_ || (comparison_->from_scenario && comparison_->named != named);
+  if (!named.empty() && named != stopped_named_ && restart && CompareWith(named)) {
+    comparison_->from_scenario = true;
+    comparison_->named = named;
+    return;  // CompareWith updated it
+  }
+  UpdateComparison();
+}
+
+bool Session::Pin() {
+  if (!snapshot_) return false;
+  comparison_.emplace();
+  comparison_->pinned = true;
+  comparison_->a = snapshot_;
+  comparison_->a_text = text_;
+  UpdateComparison();
+  return true;
+}
+
+bool Session::CompareWith(const std::string& settings, std::string* error) {
+  SimulationOverrides o;
+  try {
+    io::ParseOverrides(settings, o);
+  } catch (const io::InputError& e) {
+    if (error) *error = e.what();
+    return false;
+  }
+  comparison_.emplace();
+  comparison_->settings = io::OverridesText(o);
+  UpdateComparison();
+  return true;
+}
+
+void Session::UpdateComparison() {
+  ++diffs_version_;
+  if (!comparison_ || !snapshot_) return;
+  Comparison& c = *comparison_;
+  c.diff.reset();
+  c.error.clear();
+  if (c.pinned) {
+    c.diff = sim::Compare(c.a->result, snapshot_->result);
+    return;
+  }
+  c.b.reset();
+  // B runs here, in the frame: only for scenarios that run in the frame themselves (a background run's scenario is too
+  // large to run twice per edit on the page's thread).
+  if (!snapshot_->explained) {
+    c.error = "This scenario runs in the background: compare it under " + c.settings + " with `kplace diff --b " +
+              c.settings + " FILE`.";
+    return;
+  }
+  io::ParseOptions options;
+  io::ParseOverrides(c.settings, options.overrides);
+  Scenario scenario;
+  try {
+    scenario = io::ParseScenario(text_, options);
+  } catch (const std::exception& e) {
+    c.error = "B (" + c.settings + "): " + ParseErrorText(e);
+    return;
+  }
+  io::Outcome out = io::RunScenario(std::move(scenario), /*explain_all=*/false, /*keep_scenario=*/false);
+  if (!out.ok) {
+    c.error = "B (" + c.settings + "): " + out.error;
+    return;
+  }
+  c.b = std::make_shared<const sim::SimResult>(std::move(out.result));
+  c.diff = sim::Compare(snapshot_->result, *c.b);
 }
 
 void Session::SetAsyncRunner(AsyncRunner runner, std::size_t threshold) {
@@ -200,7 +278,7 @@ void Session::FinishLanding() {
   io::Json disruption = DisruptionOf(pending->landing->doc["result"]);
   snap->run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - pending->start).count();
   snap->generation = pending->generation;
-  snapshot_ = std::move(snap);
+  Show(std::move(snap), /*compare=*/!pending->sliced);
   if (disruption.contains("disruption")) {
     ResetDisruption();
     disruption_ = std::move(disruption);

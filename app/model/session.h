@@ -97,6 +97,38 @@ class Session {
   bool stale() const { return snapshot_ && snapshot_->generation != generation_ && !pending_; }
   std::uint64_t generation() const { return generation_; }
 
+  // What the snapshot on screen changed against the one before it (Snapshot::changes); nullptr when it has none.
+  const sim::ResultDiff* changes() const { return snapshot_ && snapshot_->changes ? &*snapshot_->changes : nullptr; }
+
+  // Compare (the Compare tab): two results and what differs between them, kept up to date as the text changes.
+  // Pinned: A is the result on screen when Pin() was called (and its text), B every result after it. Settings: A is
+  // the result on screen, B the same text run under settings (`kplace run --compare SETTINGS`), again at every
+  // result; a scenario whose text names kplace.dev/compare settings starts such a comparison when it loads.
+  struct Comparison {
+    bool pinned = false;
+    std::string a_text;                       // pinned: A's scenario text
+    std::shared_ptr<const Snapshot> a;        // pinned: A
+    std::string settings;                     // settings: io::OverridesText of B's
+    std::shared_ptr<const sim::SimResult> b;  // settings: the text on screen run under them
+    std::optional<sim::ResultDiff> diff;      // A against B, for the snapshot on screen
+    std::string error;                        // why there is no diff (B's run failed, ...)
+    bool from_scenario = false;               // settings taken from the scenario's kplace.dev/compare
+    std::string named;                        // ... as the scenario wrote them
+  };
+  const Comparison* comparison() const { return comparison_ ? &*comparison_ : nullptr; }
+  // A = the snapshot on screen. False when there is none.
+  bool Pin();
+  // B = the text on screen under settings ("mode=karpenter,kubernetesVersion=1.33": io::ParseOverrides). False, with
+  // the settings' error in *error, when they do not parse.
+  bool CompareWith(const std::string& settings, std::string* error = nullptr);
+  void StopComparing() {
+    if (comparison_ && comparison_->from_scenario) stopped_named_ = comparison_->named;
+    comparison_.reset();
+    ++diffs_version_;
+  }
+  // Changes whenever the snapshot's changes or the comparison do (the UI rebuilds what it derives from them).
+  std::uint64_t diffs_version() const { return diffs_version_; }
+
   // Undo of direct edits: the text before each one (most recent last, at most kUndoDepth).
   void PushUndo();
   std::optional<std::string> PopUndo();
@@ -106,7 +138,14 @@ class Session {
   std::string text_;
   std::string error_;
   std::uint64_t generation_ = 0;
-  std::unique_ptr<const Snapshot> snapshot_;
+  std::shared_ptr<const Snapshot> snapshot_;  // shared with a pinned comparison
+  std::optional<Comparison> comparison_;
+  std::string stopped_named_;
+  std::uint64_t diffs_version_ = 0;  // the scenario's kplace.dev/compare settings whose comparison was stopped by hand
+  // Recomputes the comparison's diff for the snapshot on screen (and runs B under its settings).
+  void UpdateComparison();
+  // Puts snap on screen; compare: record its changes against the snapshot it replaces (Snapshot::changes).
+  void Show(std::unique_ptr<Snapshot> snap, bool compare);
   std::vector<std::string> undo_;
   // The runner's answer becoming the snapshot: its document and the snapshot indexed from it.
   struct Landing {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "core/io/json_reader.h"
 #include "core/model/resource.h"
 #include "core/model/scenario.h"
+#include "core/sim/compare.h"
 #include "core/sim/simulation.h"
 
 namespace kplace::app {
@@ -90,6 +92,10 @@ struct Snapshot {
   // say (the Disruption tab; Session::disruption).
   bool disruption = false;
   std::uint64_t generation = 0;  // which edit of the text produced it
+  // What this result changed against the snapshot on screen before it (the edit diff: pods moved, placed, left
+  // pending, NodeClaims, cost; an undo shows the reverse). None for the first result, and for a text read a slice per
+  // frame (an imported cluster: comparing it with the preset before it says nothing).
+  std::optional<sim::ResultDiff> changes;
 
   int FindPod(const std::string& key) const;
   int FindNode(const std::string& name) const;

@@ -151,7 +151,7 @@ float GhostCard(const Snapshot& snap, const ClaimView& cv, ImVec2 pos, float w, 
         continue;
       }
       ImGui::SetCursorScreenPos(p);
-      if (PodChip(pod, pod.key == ui.selected_pod, cw)) ui.selected_pod = pod.key;
+      if (PodChip(pod, ui, cw)) ui.selected_pod = pod.key;
     }
     y = flow.Bottom();
   }

@@ -184,7 +184,7 @@ float NodeCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bo
       const ImVec2 p = flow.Place(cw);
       if (draw) {
         ImGui::SetCursorScreenPos(p);
-        if (PodChip(pod, pod.key == ui.selected_pod, cw)) ui.selected_pod = pod.key;
+        if (PodChip(pod, ui, cw)) ui.selected_pod = pod.key;
         RecordTarget(ui, "pod:" + pod.key);
       }
     }
@@ -297,7 +297,7 @@ void PendingLane(const Snapshot& snap, UiState& ui) {
   for (std::size_t n = 0; n < snap.unplaced.size() && n < 200; ++n) {
     const PodView& pod = snap.pods[snap.unplaced[n]];
     const float cw = std::min(ImGui::CalcTextSize(pod.name.c_str()).x + Em(0.8f), Em(12));
-    if (PodChip(pod, pod.key == ui.selected_pod, cw)) ui.selected_pod = pod.key;
+    if (PodChip(pod, ui, cw)) ui.selected_pod = pod.key;
     ImGui::SameLine();
     ImGui::PushTextWrapPos(0);
     const sim::PodResult& r = *pod.result;

@@ -6,6 +6,8 @@
 #define KPLACE_DETAIL_PANELS(PANEL) \
   PANEL(kPodPanel) \
   PANEL(kEventsPanel) \
+  PANEL(kChangesPanel) \
+  PANEL(kComparePanel) \
   PANEL(kRoundsPanel) \
   PANEL(kQueuePanel) \
   PANEL(kDisruptionPanel) \

@@ -9,7 +9,9 @@
 
 namespace kplace::app {
 
-bool PodChip(const PodView& pod, bool selected, float width) {
+bool PodChip(const PodView& pod, const UiState& ui, float width) {
+  const bool selected = pod.key == ui.selected_pod;
+  const auto mark = ui.marks.empty() ? ui.marks.end() : ui.marks.find(pod.key);
   const float h = ImGui::GetTextLineHeight() + Em(0.2f);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::PushID(pod.key.c_str());
@@ -36,6 +38,9 @@ bool PodChip(const PodView& pod, bool selected, float width) {
   const std::string& disagreement = pod.result->disagreement;
   if (!disagreement.empty())  // Karpenter meant another place: a warning corner
     dl->AddTriangleFilled(ImVec2(q.x - h * 0.55f, p.y), ImVec2(q.x, p.y), ImVec2(q.x, p.y + h * 0.55f), colors::kWarn);
+  const auto change = static_cast<sim::PodChange::Kind>(mark == ui.marks.end() ? 0 : mark->second);
+  if (mark != ui.marks.end())  // the last edit or the comparison changed its answer: a dot in the change's colour
+    dl->AddCircleFilled(ImVec2(p.x + h * 0.3f, p.y + h * 0.3f), h * 0.22f, ChangeColor(change));
   if (hovered) {
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(pod.key.c_str());
@@ -48,6 +53,9 @@ bool PodChip(const PodView& pod, bool selected, float width) {
       ImGui::TextDisabled("on the Node of NodeClaim %s (launched by Karpenter)", pod.result->node_claim.c_str());
     if (pod.status == PodStatus::OnNewClaim && pod.karpenter && pod.karpenter->claim >= 0)
       ImGui::TextDisabled("Karpenter would launch a NodeClaim for it (not running yet)");
+    if (mark != ui.marks.end())
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(ChangeColor(change)), "%s (Changes / Compare tab)",
+                         sim::ChangeName(change));
     if (!disagreement.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, colors::kWarn);
       ImGui::TextUnformatted(disagreement.c_str());

@@ -28,7 +28,7 @@ void PodChips(const Snapshot& snap, const std::vector<std::string>& keys, UiStat
     const float w = std::min(ImGui::CalcTextSize(pod.name.c_str()).x + Em(0.8f), Em(14));
     if (!first && ImGui::GetItemRectMax().x + spacing + w < right) ImGui::SameLine();
     first = false;
-    if (PodChip(pod, pod.key == ui.selected_pod, w)) ui.selected_pod = pod.key;
+    if (PodChip(pod, ui, w)) ui.selected_pod = pod.key;
   }
   ImGui::PopID();
 }

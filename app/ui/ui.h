@@ -32,9 +32,19 @@ bool ReplaceText(Session& session, UiState& ui, std::string text);
 bool ApplyEdit(Session& session, UiState& ui, const Edit& edit);
 bool UndoEdit(Session& session, UiState& ui);
 
+// A diff of two results as a table (the Changes and Compare tabs): a summary line (none when nothing differs), then
+// a row per pod that differs (its answer under columns a and b; click to inspect; test target "<id>:<pod>") and per
+// NodeClaim that differs.
+void DrawDiff(const sim::ResultDiff& d, UiState& ui, const char* id, const char* a, const char* b, const char* none);
+
 // Small shared widgets.
-// A pod chip: rounded rect in the owner's colour with the pod's name; returns true when clicked.
-bool PodChip(const PodView& pod, bool selected, float max_width);
+// A pod chip: rounded rect in the owner's colour with the pod's name, outlined when selected, a dot when the last
+// edit or the comparison changed its answer (UiState::marks); returns true when clicked.
+bool PodChip(const PodView& pod, const UiState& ui, float max_width);
+// UiState::marks for this frame: the comparison's pods that differ, else what the last edit changed.
+void UpdateMarks(const Session& session, UiState& ui);
+// The colour of a change (moved, placed, ...) in the Changes and Compare tabs and on chips.
+ImU32 ChangeColor(sim::PodChange::Kind kind);
 // Text in color, wrapped at the window's edge.
 void Wrapped(ImU32 color, const std::string& text);
 // Human quantities: cpu in cores ("1.5"), memory in binary units ("512Mi").

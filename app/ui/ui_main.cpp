@@ -7,6 +7,7 @@
 #include "app/ui/panels.h"
 #include "app/ui/theme.h"
 #include "app/ui/ui.h"
+#include "core/io/compare.h"
 #include "core/model/features.h"
 #include "imgui.h"
 
@@ -41,18 +42,6 @@ float Splitter(const char* id, bool vertical, float thickness, float length) {
 // Tab flags: selected when the embedding API, a test or a newly selected pod asked for this tab.
 ImGuiTabItemFlags Select(const UiState& ui, const char* tab) {
   return ui.select_tab == tab ? ImGuiTabItemFlags_SetSelected : 0;
-}
-
-const char* ModeName(Mode m) {
-  switch (m) {
-    case Mode::Scheduler:
-      return "scheduler";
-    case Mode::Karpenter:
-      return "karpenter";
-    case Mode::Cluster:
-      return "cluster";
-  }
-  return "?";
 }
 
 const char* ModeHelp(Mode m) {
@@ -137,14 +126,14 @@ void DrawTopBar(Session& session, UiState& ui) {
     ImGui::SameLine(0, Em(0.2f));
     const bool current = m == mode;
     if (current) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (ImGui::Button(ModeName(m)) && !current) {
-      if (auto text = json_text::WithMode(session.text(), ModeName(m))) {
+    if (ImGui::Button(io::ModeName(m)) && !current) {
+      if (auto text = json_text::WithMode(session.text(), io::ModeName(m))) {
         session.PushUndo();
         ReplaceText(session, ui, std::move(*text));
       }
     }
     if (current) ImGui::PopStyleColor();
-    RecordTarget(ui, std::string("mode:") + ModeName(m));
+    RecordTarget(ui, std::string("mode:") + io::ModeName(m));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ModeHelp(m));
   }
 
@@ -274,6 +263,7 @@ void DrawApp(Session& session, UiState& ui) {
     if (ui.fit_cluster && ui.cluster_need > 0)  // embeds: all the cards, unless that leaves the tabs too little
       cluster_h = std::clamp(ui.cluster_need, Em(4), std::max(Em(4), h - below - Em(kFitInspectorEm)));
     ImGui::BeginChild("cluster", ImVec2(0, cluster_h), true);
+    UpdateMarks(session, ui);
     DrawCluster(*snap, ui, session.disruption());
     // The content's end in the child's own coordinates (scrolling does not move it) plus the bottom padding: the
     // outer height at which the cards fit without scrolling. It follows the width (cards per row) and the scenario,
@@ -328,6 +318,15 @@ void DrawApp(Session& session, UiState& ui) {
   if (session.HasDisruption() && !session.disruption() && !session.disruption_asked()) session.RequestDisruption();
   if (ui.disruption_request && session.disruption()) session.RequestDisruption(*ui.disruption_request);
   ui.disruption_request.reset();
+  // The Compare tab's buttons.
+  if (ui.compare_pin) session.Pin();
+  if (ui.compare_stop) session.StopComparing();
+  if (ui.compare_settings) {
+    ui.compare_error.clear();
+    session.CompareWith(*ui.compare_settings, &ui.compare_error);
+  }
+  ui.compare_pin = ui.compare_stop = false;
+  ui.compare_settings.reset();
 }
 
 void RecordTarget(UiState& ui, const std::string& name) {

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "app/model/edits.h"
@@ -65,6 +66,17 @@ struct UiState {
   std::string explain_request;  // a pod whose explanation the inspector asked for (background-run snapshots)
   std::string disruption_node;  // the node the Disruption tab's what-if is about
   std::optional<std::string> disruption_request;  // the Disruption tab asks the worker about this node
+  // The Compare tab: B's settings as picked (index 0 of each: "as the scenario says"), and what it asked for this
+  // frame, handled after the panels (ui_main.cpp): pin the result on screen, compare under settings, stop.
+  int compare_mode = 0, compare_release = 0, compare_strategy = 0;
+  int compare_seed = -1;  // -1: as the scenario says
+  bool compare_pin = false, compare_stop = false;
+  std::optional<std::string> compare_settings;
+  std::string compare_error;  // the last settings' error
+  // Pods whose answer the comparison (or, when none, the last edit) changed -> the change (sim::PodChange::Kind),
+  // drawn on their chips; rebuilt when the snapshot or the comparison changes (Session::diffs_version).
+  std::unordered_map<std::string, std::uint8_t> marks;
+  std::uint64_t marks_version = ~std::uint64_t{0};
   std::string select_tab;  // a Panel::id (panels.h): brought to the front next frame (tests, a newly selected pod)
   // Embeds: the cluster view takes the height its cards need (cluster_need, last frame's) and the inspector the
   // rest, until the splitter between them is dragged. Otherwise inspector_height splits the column.

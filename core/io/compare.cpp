@@ -1,8 +1,8 @@
 #include "core/io/compare.h"
 
-#include <cmath>
 #include <limits>
 
+#include "core/io/result_writer.h"
 #include "core/model/input_error.h"
 
 namespace kplace::io {
@@ -63,15 +63,6 @@ void ParseOne(std::string_view setting, SimulationOverrides& out) {
   } else {
     Bad(setting, "unknown setting \"" + std::string(name) + "\" (mode, kubernetesVersion, seed or scoringStrategy)");
   }
-}
-
-double Dollars(double v) { return std::round(v * 10000) / 10000; }
-
-void WriteCost(JsonWriter& w, double hourly) {
-  w.BeginObject();
-  w.Member("hourly", Dollars(hourly));
-  w.Member("monthly", Dollars(hourly * 730));
-  w.EndObject();
 }
 
 void WriteSide(JsonWriter& w, const DiffSide& s) {

@@ -7,6 +7,16 @@
 #include "core/karpenter/resources.h"
 
 namespace kplace::io {
+
+double Dollars(double v) { return std::round(v * 10000) / 10000; }
+
+void WriteCost(JsonWriter& w, double hourly) {
+  w.BeginObject();
+  w.Member("hourly", Dollars(hourly));
+  w.Member("monthly", Dollars(hourly * 730));
+  w.EndObject();
+}
+
 namespace {
 
 Json ResourceJson(const Resource& r) { return Json::parse(karpenter::ResourcesJson(r)); }
@@ -214,17 +224,6 @@ void WriteClaim(JsonWriter& w, const karpenter::ClaimOutcome& c, const sim::Laun
   if (launched && !launched->startup_taints.empty()) WriteTaints(w.Key("startupTaints"), launched->startup_taints);
   WriteTaints(w.Key("taints"), c.taints);
   w.Member("zone", c.zone);
-  w.EndObject();
-}
-
-// Prices in dollars rounded to 1/10000 (a sum of prices, or x 730, would otherwise print binary noise such as
-// 124.10000000000001).
-double Dollars(double v) { return std::round(v * 10000) / 10000; }
-
-void WriteCost(JsonWriter& w, double hourly) {
-  w.BeginObject();
-  w.Member("hourly", Dollars(hourly));
-  w.Member("monthly", Dollars(hourly * 730));
   w.EndObject();
 }
 

@@ -40,6 +40,11 @@ std::string ImportSummaryText(const ImportSummary& in);
 std::string ImportSummarySentence(const ImportSummary& in);
 // The result's "import" object.
 Json ImportJson(const ImportSummary& in);
+// Prices in dollars rounded to 1/10000 (a sum of prices, or x 730, would otherwise print binary noise such as
+// 124.10000000000001).
+double Dollars(double v);
+// {"hourly", "monthly" (x 730)}: the cost of new capacity.
+void WriteCost(JsonWriter& w, double hourly);
 // Pretty JSON text with a trailing newline.
 std::string Dump(const Json& j);
 

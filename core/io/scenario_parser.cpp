@@ -5,6 +5,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "core/io/compare.h"
 #include "core/io/validate_pod.h"
 #include "core/io/yaml_text.h"
 
@@ -12,6 +13,19 @@ namespace kplace::io {
 
 Simulation ParseSimulation(const Json& v, const Reader& r) {
   Simulation sim;
+  if (const Json* meta = r.Object(v, "metadata"))
+    if (const Json* annotations = r.Field("metadata").Object(*meta, "annotations")) {
+      const Reader a = r.Field("metadata").Field("annotations");
+      if (auto compare = a.String(*annotations, "kplace.dev/compare")) {
+        SimulationOverrides checked;
+        try {
+          ParseOverrides(*compare, checked);
+        } catch (const InputError& e) {
+          a.Key("kplace.dev/compare").Fail(e.what());
+        }
+        sim.compare = *compare;
+      }
+    }
   const Json* spec = r.Object(v, "spec");
   if (!spec) return sim;
   Reader s = r.Field("spec");

@@ -29,6 +29,10 @@ struct Simulation {
   // spec.karpenter.applyDisruption (cluster mode; default false): apply the disruption controller's commands to the
   // settled cluster one after another, kube-scheduler placing the evicted pods, until Karpenter would do nothing more.
   bool apply_disruption = false;
+  // metadata.annotations["kplace.dev/compare"]: settings ("mode=karpenter", io::ParseOverrides) the scenario is best
+  // seen compared under: `kplace diff FILE` without settings and the playground compare it as it is with it under
+  // these ("" when none).
+  std::string compare;
 };
 
 // Settings that replace the Simulation item's (and the scheduler configuration's scoring strategy) for one run:

@@ -6,6 +6,12 @@
 namespace kplace::sim {
 namespace {
 
+std::string Joined(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
 // karpenter mode: Karpenter's outcome for each pod it lists (result_writer.cpp's KarpenterPodJson).
 std::vector<Placement> KarpenterPlacements(const karpenter::Result& k) {
   std::vector<Placement> out;
@@ -146,8 +152,8 @@ std::vector<Placement> Placements(const SimResult& result) {
   } else {
     // The pods the result document lists (result_writer.cpp WriteResult): placed, pending, preempted or left to
     // others; not those bound from the start or terminal.
-    std::map<std::string, const LaunchedNodeClaim*> launched;
-    for (const auto& l : result.node_claims) launched[l.node] = &l;  // the last of a name
+    std::map<std::string, std::size_t> launched;  // Node name -> index in node_claims (the last of a name)
+    for (std::size_t i = 0; i < result.node_claims.size(); ++i) launched[result.node_claims[i].node] = i;
     for (const auto& r : result.pods) {
       const bool listed = !r.preempted_by.empty() ||
                           (!r.bound_at_start && (!r.other_scheduler.empty() || !r.scheduling_gates.empty() ||
@@ -170,9 +176,10 @@ std::vector<Placement> Placements(const SimResult& result) {
         p.node = r.node;
         if (!r.node_claim.empty())
           if (auto it = launched.find(r.node); it != launched.end()) {
-            p.node_claim = it->second->claim.name;
-            p.node_pool = it->second->claim.node_pool;
-            p.instance_type = it->second->claim.instance_type;
+            const karpenter::ClaimOutcome& c = result.node_claims[it->second].claim;
+            p.node_claim = c.name;
+            p.node_pool = c.node_pool;
+            p.instance_type = c.instance_type;
           }
       } else {
         p.kind = Placement::Kind::Unschedulable;
@@ -182,8 +189,35 @@ std::vector<Placement> Placements(const SimResult& result) {
       out.push_back(std::move(p));
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const Placement& x, const Placement& y) { return x.pod < y.pod; });
+  // Keys are unique; result.pods is sorted already, Karpenter's outcomes are in scenario order.
+  if (result.karpenter)
+    std::sort(out.begin(), out.end(), [](const Placement& x, const Placement& y) { return x.pod < y.pod; });
   return out;
+}
+
+std::string Describe(const Placement& p) {
+  using Kind = Placement::Kind;
+  switch (p.kind) {
+    case Kind::Node:
+      return p.node_claim.empty()
+                 ? p.node
+                 : p.node + " (NodeClaim " + p.node_claim + ", " + p.node_pool + ", " + p.instance_type + ")";
+    case Kind::NodeClaim:
+      return "nodeclaim/" + p.node_claim + " (" + p.node_pool + ", " + p.instance_type + ")";
+    case Kind::Unschedulable:
+      return "pending: " + p.message + (p.nominated_node.empty() ? "" : " (nominated to " + p.nominated_node + ")");
+    case Kind::SchedulingGated:
+      return "scheduling gated: " + Joined(p.scheduling_gates);
+    case Kind::OtherScheduler:
+      return "left to scheduler " + p.message;
+    case Kind::Ignored:
+      return "ignored by Karpenter: " + p.message;
+    case Kind::NotProvisionable:
+      return "not provisionable: " + p.message;
+    case Kind::Preempted:
+      return "preempted by " + p.message + " on " + p.node;
+  }
+  return "";
 }
 
 std::size_t ResultDiff::Count(PodChange::Kind kind) const {
@@ -229,31 +263,32 @@ ResultDiff Compare(const SimResult& a, const SimResult& b) {
     d.changes.push_back(std::move(c));
   }
 
+  // The two name-ordered maps merged.
   const auto ca = ClaimsByName(a), cb = ClaimsByName(b);
-  for (const auto& [name, claim] : ca) {
+  auto x = ca.begin(), y = cb.begin();
+  while (x != ca.end() || y != cb.end()) {
     NodeClaimChange c;
-    c.name = name;
-    c.a = claim;
-    if (auto it = cb.find(name); it == cb.end()) {
+    if (y == cb.end() || (x != ca.end() && x->first < y->first)) {
       c.kind = NodeClaimChange::Kind::Removed;
+      c.name = x->first;
+      c.a = (x++)->second;
+    } else if (x == ca.end() || y->first < x->first) {
+      c.kind = NodeClaimChange::Kind::Added;
+      c.name = y->first;
+      c.b = (y++)->second;
     } else {
-      c.b = it->second;
-      c.fields = ClaimFields(claim, it->second);
-      if (c.fields.empty()) continue;
+      c.fields = ClaimFields(x->second, y->second);
+      if (c.fields.empty()) {
+        ++x, ++y;
+        continue;
+      }
       c.kind = NodeClaimChange::Kind::Changed;
+      c.name = x->first;
+      c.a = (x++)->second;
+      c.b = (y++)->second;
     }
     d.node_claims.push_back(std::move(c));
   }
-  for (const auto& [name, claim] : cb) {
-    if (ca.count(name)) continue;
-    NodeClaimChange c;
-    c.kind = NodeClaimChange::Kind::Added;
-    c.name = name;
-    c.b = claim;
-    d.node_claims.push_back(std::move(c));
-  }
-  std::sort(d.node_claims.begin(), d.node_claims.end(),
-            [](const NodeClaimChange& x, const NodeClaimChange& y) { return x.name < y.name; });
   // karpenter mode keeps its price in its own result (a result read back has it only there).
   d.hourly_a = a.karpenter ? a.karpenter->hourly_price : a.hourly_price;
   d.hourly_b = b.karpenter ? b.karpenter->hourly_price : b.hourly_price;

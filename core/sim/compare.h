@@ -40,6 +40,8 @@ struct Placement {
 };
 
 const char* KindName(Placement::Kind kind);
+// One line for people: "node-a", "nodeclaim/default-0 (default, c5.large)", "pending: 0/3 nodes are available: ...".
+std::string Describe(const Placement& p);
 
 // Every pod the result document lists (not those bound in the input or finished), sorted by key.
 std::vector<Placement> Placements(const SimResult& result);

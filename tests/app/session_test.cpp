@@ -10,9 +10,11 @@
 #include <vector>
 
 #include "app/model/presets.h"
+#include "core/io/compare.h"
 #include "core/io/result_writer.h"
 #include "core/io/scenario_parser.h"
 #include "core/karpenter/disruption/dry_run.h"
+#include "core/sim/compare.h"
 #include "core/sim/simulation.h"
 #include "tests/app/app_testing.h"
 #include "tests/testing/table.h"
@@ -325,6 +327,169 @@ TEST(SessionTest, UndoKeepsTheLastTextsUpToItsDepth) {
   }
   EXPECT_EQ(popped, 64);
   EXPECT_EQ(*last, "text 6");
+}
+
+// The edit diff: each new snapshot records what changed against the one before it; the reverse edit (an undo)
+// records the reverse.
+TEST(SessionTest, EachResultRecordsWhatTheEditChanged) {
+  Session s;
+  const std::string before = PresetText("quickstart");
+  std::string after = before;
+  const std::string big_request = "\"cpu\": \"3500m\"";
+  const auto at = after.find(big_request);
+  ASSERT_NE(at, std::string::npos);
+  after.replace(at, big_request.size(), "\"cpu\": \"1\"");  // big now fits somewhere
+  ASSERT_TRUE(s.SetText(before));
+  EXPECT_EQ(s.changes(), nullptr);  // nothing before the first result
+  ASSERT_TRUE(s.SetText(after));
+  ASSERT_NE(s.changes(), nullptr);
+  const sim::ResultDiff expected =
+      sim::Compare(sim::Run(io::ParseScenario(before)), sim::Run(io::ParseScenario(after)));
+  const sim::ResultDiff& d = *s.changes();
+  ASSERT_EQ(d.changes.size(), expected.changes.size());
+  const sim::PodChange* big = nullptr;
+  for (std::size_t i = 0; i < d.changes.size(); ++i) {
+    EXPECT_EQ(d.changes[i].pod, expected.changes[i].pod);
+    EXPECT_EQ(d.changes[i].kind, expected.changes[i].kind);
+    if (d.changes[i].pod == "default/big") big = &d.changes[i];
+  }
+  ASSERT_NE(big, nullptr);
+  EXPECT_EQ(big->kind, sim::PodChange::Kind::Placed);
+  EXPECT_EQ(big->a.kind, sim::Placement::Kind::Unschedulable);
+  // Back to the text before (what an undo does): the reverse.
+  ASSERT_TRUE(s.SetText(before));
+  ASSERT_NE(s.changes(), nullptr);
+  ASSERT_EQ(s.changes()->changes.size(), expected.changes.size());
+  for (const auto& c : s.changes()->changes) {
+    if (c.pod == "default/big") {
+      EXPECT_EQ(c.kind, sim::PodChange::Kind::Unplaced);
+    }
+  }
+  // An invalid text changes nothing on screen, so nothing new is recorded; the same text again: no change.
+  EXPECT_FALSE(s.SetText("{"));
+  ASSERT_TRUE(s.SetText(before));
+  ASSERT_NE(s.changes(), nullptr);
+  EXPECT_TRUE(s.changes()->Empty());
+  EXPECT_EQ(s.changes()->pods, s.changes()->pods_same);
+}
+
+// A background run's result is compared too (read back from the worker's JSON); a text read a slice per frame (an
+// imported cluster) is not compared with what was on screen before it.
+TEST(SessionTest, BackgroundResultsRecordChangesButImportsDoNot) {
+  AsyncSession a;
+  const std::string first = PresetText("quickstart"), second = PresetText("taint-effects");
+  ASSERT_TRUE(a.session.SetText(first));
+  ASSERT_TRUE(a.session.Complete(a.runs.back().first, WorkerEnvelope(first)));
+  EXPECT_EQ(a.session.changes(), nullptr);
+  ASSERT_TRUE(a.session.SetText(second));
+  ASSERT_TRUE(a.session.Complete(a.runs.back().first, WorkerEnvelope(second)));
+  ASSERT_NE(a.session.changes(), nullptr);
+  const sim::ResultDiff expected =
+      sim::Compare(sim::Run(io::ParseScenario(first)), sim::Run(io::ParseScenario(second)));
+  EXPECT_EQ(a.session.changes()->changes.size(), expected.changes.size());
+  EXPECT_EQ(a.session.changes()->pods, expected.pods);
+
+  const std::string large = LargeText(2200);
+  ASSERT_TRUE(a.session.SetText(large));
+  ASSERT_FALSE(a.session.Complete(a.runs.back().first, WorkerEnvelope(large)));
+  int ticks = 0;
+  while (!a.session.Tick(/*budget_ms=*/50)) ASSERT_LT(++ticks, 100000);
+  ASSERT_NE(a.session.snapshot(), nullptr);
+  EXPECT_EQ(a.session.snapshot()->pods.size(), 2200u);
+  EXPECT_EQ(a.session.changes(), nullptr);
+}
+
+sim::SimResult RunUnder(const std::string& text, const std::string& settings) {
+  io::ParseOptions options;
+  io::ParseOverrides(settings, options.overrides);
+  return sim::Run(io::ParseScenario(text, options));
+}
+
+void ExpectSameDiff(const sim::ResultDiff& got, const sim::ResultDiff& want) {
+  EXPECT_EQ(io::DiffText(got, {}, {}), io::DiffText(want, {}, {}));
+}
+
+// Pin: A stays the result pinned while B follows the edits.
+TEST(SessionTest, APinnedResultIsComparedWithEveryLaterOne) {
+  Session s;
+  const std::string before = PresetText("quickstart"), after = PresetText("taint-effects");
+  EXPECT_FALSE(s.Pin());  // nothing on screen yet
+  ASSERT_TRUE(s.SetText(before));
+  ASSERT_TRUE(s.Pin());
+  ASSERT_NE(s.comparison(), nullptr);
+  EXPECT_TRUE(s.comparison()->pinned);
+  ASSERT_TRUE(s.comparison()->diff);
+  EXPECT_TRUE(s.comparison()->diff->Empty());
+  ASSERT_TRUE(s.SetText(after));
+  ASSERT_TRUE(s.comparison()->diff);
+  ExpectSameDiff(*s.comparison()->diff,
+                 sim::Compare(sim::Run(io::ParseScenario(before)), sim::Run(io::ParseScenario(after))));
+  EXPECT_EQ(s.comparison()->a_text, before);
+  s.StopComparing();
+  EXPECT_EQ(s.comparison(), nullptr);
+}
+
+// Settings: B is the text on screen under them, run again at every result.
+TEST(SessionTest, ComparingUnderSettingsFollowsTheText) {
+  Session s;
+  const std::string text = PresetText("quickstart");
+  ASSERT_TRUE(s.SetText(text));
+  std::string error;
+  EXPECT_FALSE(s.CompareWith("mode=fast", &error));
+  EXPECT_EQ(error, "\"mode=fast\": unsupported mode \"fast\" (scheduler, karpenter or cluster)");
+  EXPECT_EQ(s.comparison(), nullptr);
+  ASSERT_TRUE(s.CompareWith("scoringStrategy=MostAllocated"));
+  ASSERT_NE(s.comparison(), nullptr);
+  EXPECT_EQ(s.comparison()->settings, "scoringStrategy=MostAllocated");
+  ASSERT_TRUE(s.comparison()->diff) << s.comparison()->error;
+  ExpectSameDiff(*s.comparison()->diff,
+                 sim::Compare(sim::Run(io::ParseScenario(text)), RunUnder(text, "scoringStrategy=MostAllocated")));
+  const std::string other = PresetText("bin-packing");
+  ASSERT_TRUE(s.SetText(other));
+  ASSERT_TRUE(s.comparison()->diff) << s.comparison()->error;
+  ExpectSameDiff(*s.comparison()->diff,
+                 sim::Compare(sim::Run(io::ParseScenario(other)), RunUnder(other, "scoringStrategy=MostAllocated")));
+}
+
+// A scenario naming kplace.dev/compare opens compared under those settings; stopped, it stays stopped until another
+// text no longer names them.
+TEST(SessionTest, AScenarioThatNamesSettingsOpensCompared) {
+  Session s;
+  const std::string named = PresetText("prefer-no-schedule");
+  ASSERT_TRUE(s.SetText(named));
+  ASSERT_NE(s.comparison(), nullptr);
+  EXPECT_TRUE(s.comparison()->from_scenario);
+  EXPECT_EQ(s.comparison()->settings, "mode=karpenter");
+  ASSERT_TRUE(s.comparison()->diff) << s.comparison()->error;
+  ASSERT_EQ(s.comparison()->diff->changes.size(), 1u);
+  EXPECT_EQ(s.comparison()->diff->changes[0].pod, "default/web-2");
+  EXPECT_EQ(s.comparison()->diff->changes[0].kind, sim::PodChange::Kind::Moved);
+  s.StopComparing();
+  ASSERT_TRUE(s.SetText(named + " "));
+  EXPECT_EQ(s.comparison(), nullptr);
+  ASSERT_TRUE(s.SetText(PresetText("quickstart")));
+  EXPECT_EQ(s.comparison(), nullptr);
+  ASSERT_TRUE(s.SetText(named));
+  ASSERT_NE(s.comparison(), nullptr);
+  // A text that no longer names them ends the comparison they started; a pinned one stays.
+  ASSERT_TRUE(s.SetText(PresetText("quickstart")));
+  EXPECT_EQ(s.comparison(), nullptr);
+  ASSERT_TRUE(s.Pin());
+  ASSERT_TRUE(s.SetText(named));
+  ASSERT_NE(s.comparison(), nullptr);
+  EXPECT_TRUE(s.comparison()->pinned);
+}
+
+// A background run's scenario is not run a second time on the page's thread: the comparison says so.
+TEST(SessionTest, ComparingABackgroundRunUnderSettingsSaysWhyNot) {
+  AsyncSession a;
+  const std::string text = PresetText("quickstart");
+  ASSERT_TRUE(a.session.SetText(text));
+  ASSERT_TRUE(a.session.Complete(a.runs.back().first, WorkerEnvelope(text)));
+  ASSERT_TRUE(a.session.CompareWith("mode=karpenter"));
+  EXPECT_FALSE(a.session.comparison()->diff);
+  EXPECT_NE(a.session.comparison()->error.find("kplace diff --b mode=karpenter FILE"), std::string::npos)
+      << a.session.comparison()->error;
 }
 
 TEST(SessionTest, ExplanationsOnDemandForBackgroundSnapshots) {

@@ -386,9 +386,16 @@ TEST(CliDiff, ComparesTwoModesOfOneScenario) {
   EXPECT_NE(o.out.find("default/web-2: moved\n  A: batch-node\n  B: nodeclaim/default-0 (default, c5.large)\n"),
             std::string::npos)
       << o.out;
-  const Output same = RunCli("diff " + kPreferNoSchedule);
+  const Output same = RunCli("diff " + kPreset);  // quickstart names no settings to compare under
   EXPECT_EQ(same.code, 0) << same.err;
   EXPECT_NE(same.out.find("pods have the same answer in both."), std::string::npos) << same.out;
+  // prefer-no-schedule does (kplace.dev/compare: mode=karpenter): one FILE and no settings compares under them.
+  const Output annotated = RunCli("diff " + kPreferNoSchedule);
+  EXPECT_EQ(annotated.code, 1) << annotated.err;
+  EXPECT_NE(annotated.out.find("B: " + kPreferNoSchedule + " with mode=karpenter (karpenter mode"), std::string::npos)
+      << annotated.out;
+  EXPECT_EQ(RunCli("diff --format json " + kPreferNoSchedule).out,
+            RunCli("diff --format json --b mode=karpenter " + kPreferNoSchedule).out);
 }
 
 // run --compare SETTINGS FILE is diff --b SETTINGS FILE; JSON is the same document either way.

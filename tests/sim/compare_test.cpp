@@ -72,14 +72,6 @@ const PodChange* Find(const sim::ResultDiff& d, const std::string& pod) {
   return nullptr;
 }
 
-std::vector<std::string> Presets() {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(KPLACE_SOURCE_DIR) + "/presets"))
-    if (e.path().extension() == ".json") out.push_back(e.path().stem().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 TEST(Compare, ScoringStrategyMovesAPodToTheBusierNode) {
   // busy runs a 2-cpu pod; LeastAllocated sends the new pod to the empty node, MostAllocated to the busy one.
   json items = {Simulation("scheduler"), NodeItem("busy"), NodeItem("empty"),
@@ -215,7 +207,7 @@ TEST(Compare, ANodeClaimOfAnotherTypeIsChanged) {
 
 // Every preset against itself, and against its own result read back (`kplace diff` of a result file): no difference.
 TEST(Compare, EveryPresetEqualsItselfAndItsResultReadBack) {
-  for (const auto& name : Presets()) {
+  for (const auto& name : testing::PresetNames()) {
     const std::string text = testing::ReadFile(std::string(KPLACE_SOURCE_DIR) + "/presets/" + name + ".json");
     for (const char* mode : {"mode=scheduler", "mode=karpenter", "mode=cluster"}) {
       sim::SimResult r;
@@ -313,6 +305,23 @@ TEST(Overrides, TheReleaseOverrideAppliesToValidation) {
   EXPECT_EQ(sc.simulation.mode, Mode::Karpenter);
   EXPECT_EQ(sc.simulation.seed, 9u);
   EXPECT_EQ(sc.scheduler_config.profiles[0].args.fit.strategy, ScoringStrategyType::MostAllocated);
+}
+
+// The Simulation's kplace.dev/compare annotation: kept as given, checked as settings.
+TEST(Overrides, TheScenarioNamesSettingsToCompareUnder) {
+  json sim = Simulation("cluster");
+  sim["metadata"]["annotations"] = {{"kplace.dev/compare", "mode=karpenter, seed=3"}};
+  EXPECT_EQ(io::ParseScenario(List({sim}).dump()).simulation.compare, "mode=karpenter, seed=3");
+  EXPECT_EQ(io::ParseScenario(List({Simulation("cluster")}).dump()).simulation.compare, "");
+  sim["metadata"]["annotations"]["kplace.dev/compare"] = "mode=fast";
+  try {
+    io::ParseScenario(List({sim}).dump());
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "items[0] (Simulation s): metadata.annotations[\"kplace.dev/compare\"]: \"mode=fast\": unsupported mode "
+              "\"fast\" (scheduler, karpenter or cluster)");
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "core/io/compare.h"
 #include "core/io/result_writer.h"
 #include "core/io/scenario_parser.h"
 #include "core/sim/simulation.h"
@@ -11,14 +12,6 @@
 
 namespace kplace {
 namespace {
-
-std::vector<std::string> Presets() {
-  std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(KPLACE_SOURCE_DIR) + "/presets"))
-    if (e.path().extension() == ".json") out.push_back(e.path().stem().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 std::string RunPreset(const std::string& name) {
   std::string text = testing::ReadFile(std::string(KPLACE_SOURCE_DIR) + "/presets/" + name + ".json");
@@ -37,6 +30,30 @@ TEST_P(PresetTest, MatchesGoldenAndIsDeterministic) {
   if (std::filesystem::exists(golden)) {
     EXPECT_EQ(out, testing::ReadFile(golden));
   }
+}
+
+// A preset that names settings to be compared under (kplace.dev/compare) has a golden comparison:
+// tests/golden/<preset>.diff.json, what `kplace diff presets/<preset>.json --format json` prints.
+TEST_P(PresetTest, ComparisonMatchesGolden) {
+  const std::string source = "presets/" + GetParam() + ".json";
+  const std::string text = testing::ReadFile(std::string(KPLACE_SOURCE_DIR) + "/" + source);
+  Scenario sc = io::ParseScenario(text);
+  const std::string golden = std::string(KPLACE_SOURCE_DIR) + "/tests/golden/" + GetParam() + ".diff.json";
+  if (sc.simulation.compare.empty()) {
+    EXPECT_FALSE(std::filesystem::exists(golden)) << "a comparison golden for a preset without kplace.dev/compare";
+    return;
+  }
+  io::ParseOptions options;
+  io::ParseOverrides(sc.simulation.compare, options.overrides);
+  sim::RunOptions run;
+  run.disruption = &karpenter::disruption::DryRun;
+  run.apply_disruption = &sim::ApplyDisruption;
+  const sim::SimResult a = sim::Run(std::move(sc), run);
+  const sim::SimResult b = sim::Run(io::ParseScenario(text, options), run);
+  const std::string out =
+      io::DiffText(sim::Compare(a, b), io::SideOf(a, source, {}), io::SideOf(b, source, options.overrides));
+  ASSERT_TRUE(std::filesystem::exists(golden)) << golden;
+  EXPECT_EQ(out, testing::ReadFile(golden));
 }
 
 // The result is written as it is produced (JsonWriter); read back and printed by nlohmann it is the same text.
@@ -65,7 +82,7 @@ TEST_P(PresetTest, ExplainsEveryPod) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Presets, PresetTest, ::testing::ValuesIn(Presets()),
+INSTANTIATE_TEST_SUITE_P(Presets, PresetTest, ::testing::ValuesIn(testing::PresetNames()),
                          [](const ::testing::TestParamInfo<std::string>& i) { return testing::TestName(i.param); });
 
 }  // namespace

@@ -22,6 +22,14 @@ std::string ReadFile(const std::string& path) {
   return ss.str();
 }
 
+std::vector<std::string> PresetNames() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(KPLACE_SOURCE_DIR) + "/presets"))
+    if (e.path().extension() == ".json") out.push_back(e.path().stem().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::string TestName(std::string s) {
   for (char& ch : s)
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';

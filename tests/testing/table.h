@@ -20,6 +20,8 @@ nlohmann::json LoadJson(const std::string& path);
 // Every *.json under tests/data/<dir>, sorted, as paths relative to tests/data.
 std::vector<std::string> ListTables(const std::string& dir);
 std::string ReadFile(const std::string& path);
+// The presets' names (presets/*.json without the extension), sorted.
+std::vector<std::string> PresetNames();
 // A GoogleTest-safe name: every character that is not a letter or digit becomes '_'.
 std::string TestName(std::string s);
 

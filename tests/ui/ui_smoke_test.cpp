@@ -42,8 +42,9 @@ void Frame(kplace::app::Session& session, kplace::app::UiState& ui, ImVec2 mouse
   ++frames;
 }
 
-// Draws the session's scenario every way a user can: hover everywhere, each pod selected with each details tab
-// (panels.h), compact and full cards, every direct edit of every node in the text and its undo.
+// Draws the session's scenario every way a user can: hover everywhere (compared with itself in karpenter mode), each
+// pod selected with each details tab (panels.h), compact and full cards, every direct edit of every node in the text
+// and its undo (each edit's Changes).
 void Exercise(kplace::app::Session& session, kplace::app::UiState& ui, const std::string& name) {
   using kplace::app::Edit;
   if (!session.snapshot() || !session.error().empty()) {
@@ -52,6 +53,8 @@ void Exercise(kplace::app::Session& session, kplace::app::UiState& ui, const std
     return;
   }
   for (int i = 0; i < 3; ++i) Frame(session, ui);
+  // Compared with itself in karpenter mode (the Compare tab's table), except a preset that names its own comparison.
+  if (!session.comparison()) session.CompareWith("mode=karpenter");
   for (const kplace::app::Panel* panel : kplace::app::DetailPanels()) {
     ui.select_tab = panel->id;
     for (float y = 0; y < 800; y += 37)  // hover everything: tooltips, hovered badges and chips

@@ -279,6 +279,83 @@ test('cordon and uncordon a node by clicking its card', async () => {
   assert.equal(await page.evaluate(() => window.kplace.text()), text);
 });
 
+test('the Changes tab shows what an edit changed, and the reverse after undo', async () => {
+  await page.evaluate((t) => window.kplace.load(t), preset('quickstart'));
+  await page.evaluate((t) => window.kplace.load(t), preset('quickstart'));  // the same text again: nothing changed
+  const same = await page.evaluate(() => window.kplace.changes());
+  assert.equal(same.pods.length, 0);
+  assert.equal(same.summary.same, same.summary.pods);
+  const onB = Object.entries(golden('quickstart').pods).filter(([, p]) => p.node === 'node-b').map(([k]) => k);
+  assert.ok(onB.length > 0);
+  assert.equal(await page.evaluate(() => window.kplace.cordon('node-b')), true);
+  const cordoned = await page.evaluate(() => window.kplace.changes());
+  const changed = cordoned.pods.map((c) => c.pod);
+  for (const pod of onB) {  // every pod node-b held went elsewhere or became pending
+    assert.ok(changed.includes(pod), `${pod} not in ${JSON.stringify(cordoned.pods)}`);
+    const c = cordoned.pods.find((x) => x.pod === pod);
+    assert.equal(c.a.node, 'node-b');
+    assert.notEqual(c.b.node, 'node-b');
+  }
+  assert.equal(cordoned.summary.differ, cordoned.pods.length);
+  await frames(page, 2);
+  assert.ok((await page.evaluate(() => window.kplace.targets()))['tab:changes'], 'no Changes tab');
+  await clickTarget(page, 'tab:changes');
+  const png = await page.screenshot({ path: path.join(outDir, 'changes.png') });
+  assert.ok((await pixelStats(page, png)).variance > 100);
+  // Each entry selects its pod.
+  await frames(page, 2);
+  await clickTarget(page, `change:${cordoned.pods[0].pod}`);
+  assert.equal(await page.evaluate(() => window.kplace.selected()), cordoned.pods[0].pod);
+  assert.equal(await page.evaluate(() => window.kplace.undo()), true);
+  const undone = await page.evaluate(() => window.kplace.changes());
+  assert.deepEqual(undone.pods.map((c) => [c.pod, c.a, c.b]), cordoned.pods.map((c) => [c.pod, c.b, c.a]));
+  await page.evaluate(() => window.kplace.select(''));
+});
+
+test('the Compare tab: a preset opens compared, settings and a pinned result compare, stop ends it', async () => {
+  // prefer-no-schedule names kplace.dev/compare: mode=karpenter; the comparison is `kplace diff`'s golden.
+  await page.evaluate((t) => window.kplace.load(t), preset('prefer-no-schedule'));
+  let c = await page.evaluate(() => window.kplace.comparison());
+  const want = golden('prefer-no-schedule.diff');
+  assert.equal(c.b.source, 'scenario');
+  assert.equal(c.b.settings, 'mode=karpenter');
+  for (const key of ['pods', 'nodeClaims', 'cost', 'summary']) assert.deepEqual(c[key], want[key], key);
+  await frames(page, 2);
+  await clickTarget(page, 'tab:compare');
+  const png = await page.screenshot({ path: path.join(outDir, 'compare.png') });
+  assert.ok((await pixelStats(page, png)).variance > 100);
+  await clickTarget(page, 'compare:default/web-2');
+  assert.equal(await page.evaluate(() => window.kplace.selected()), 'default/web-2');
+  await frames(page, 2);  // a newly selected pod brings the Pod tab to the front
+  await clickTarget(page, 'tab:compare');
+  await clickTarget(page, 'compare:stop');
+  await frames(page, 1);
+  assert.equal(await page.evaluate(() => window.kplace.comparison()), null);
+
+  // Under settings picked by the API; bad settings say why.
+  await page.evaluate((t) => window.kplace.load(t), preset('quickstart'));
+  assert.equal(await page.evaluate(() => window.kplace.comparison()), null);
+  assert.match(await page.evaluate(() => window.kplace.compare('mode=fast')), /unsupported mode "fast"/);
+  assert.equal(await page.evaluate(() => window.kplace.compare('scoringStrategy=MostAllocated')), null);
+  c = await page.evaluate(() => window.kplace.comparison());
+  assert.equal(c.b.source, 'settings');
+  assert.equal(c.b.settings, 'scoringStrategy=MostAllocated');
+  assert.equal(c.summary.differ, c.pods.length);
+
+  // Pinned: A stays while an edit changes B.
+  assert.equal(await page.evaluate(() => window.kplace.pin()), true);
+  assert.equal((await page.evaluate(() => window.kplace.comparison())).pods.length, 0);
+  assert.equal(await page.evaluate(() => window.kplace.cordon('node-b')), true);
+  c = await page.evaluate(() => window.kplace.comparison());
+  assert.equal(c.a.source, 'pinned');
+  const onB = Object.entries(golden('quickstart').pods).filter(([, p]) => p.node === 'node-b').map(([k]) => k);
+  for (const pod of onB) assert.equal(c.pods.find((x) => x.pod === pod)?.a.node, 'node-b', pod);
+  await page.evaluate(() => window.kplace.undo());
+  assert.equal((await page.evaluate(() => window.kplace.comparison())).pods.length, 0);
+  await page.evaluate(() => window.kplace.stopComparing());
+  await page.evaluate(() => window.kplace.select(''));
+});
+
 test('add toleration from the pod inspector', async () => {
   const quickstart = preset('quickstart');
   await page.evaluate((t) => window.kplace.load(t), quickstart);

@@ -162,6 +162,35 @@ test('preset links; the query overrides the fragment', async () => {
   await Promise.all([ctx.close(), p.context().close(), q.context().close()]);
 });
 
+test('a link carries a comparison: settings, a pinned result, ?compare=', async () => {
+  const ctx = await newContext();
+  const page = await open(ctx);
+  await page.evaluate((t) => window.kplace.load(t), preset('quickstart'));
+  assert.equal(await page.evaluate(() => window.kplace.compare('mode=scheduler,seed=7')), null);
+  const want = await page.evaluate(() => window.kplace.comparison());
+  const bySettings = await open(await newContext(), await page.evaluate(() => window.kplace.shareLink()));
+  assert.deepEqual(await bySettings.evaluate(() => window.kplace.comparison()), want);
+  // A pinned result travels as its text.
+  assert.equal(await page.evaluate(() => window.kplace.pin()), true);
+  await page.evaluate(() => window.kplace.cordon('node-b'));
+  const pinned = await page.evaluate(() => window.kplace.comparison());
+  assert.ok(pinned.pods.length > 0);
+  const byPin = await open(await newContext(), await page.evaluate(() => window.kplace.shareLink()));
+  assert.deepEqual(await byPin.evaluate(() => window.kplace.comparison()), pinned);
+  assert.equal(await byPin.evaluate(() => window.kplace.text()), await page.evaluate(() => window.kplace.text()));
+  // A preset that names its comparison needs nothing in the link; ?compare= sets one; a bad one says why.
+  const named = await open(await newContext(), server.url + '?preset=prefer-no-schedule');
+  assert.equal((await named.evaluate(() => window.kplace.comparison())).b.settings, 'mode=karpenter');
+  const again = await open(await newContext(), await named.evaluate(() => window.kplace.shareLink()));
+  assert.equal((await again.evaluate(() => window.kplace.comparison())).b.source, 'scenario');
+  const query = await open(await newContext(), server.url + '?preset=quickstart&compare=kubernetesVersion%3D1.33');
+  assert.equal((await query.evaluate(() => window.kplace.comparison())).b.settings, 'kubernetesVersion=1.33');
+  const bad = await open(await newContext(), server.url + '?preset=quickstart&compare=mode%3Dfast');
+  assert.match((await state(bad)).message, /comparison could not be set up: "mode=fast": unsupported mode/);
+  await Promise.all([ctx.close(), bySettings.context().close(), byPin.context().close(), named.context().close(),
+                     again.context().close(), query.context().close(), bad.context().close()]);
+});
+
 test('autosave restores the scenario on reload; a link keeps the last edit one click away', async () => {
   const ctx = await newContext();
   const page = await open(ctx);

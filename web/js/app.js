@@ -87,6 +87,30 @@ export function disruption(node = '') {
   const json = withString(String(node), (p) => str(mod._kplace_app_disruption(p)));
   return json ? JSON.parse(json) : null;
 }
+// What the result on screen changed against the one before it (kplace diff's JSON: pods, nodeClaims, cost, summary),
+// null for the first result and after an import.
+export function changes() {
+  need();
+  const json = str(mod._kplace_app_changes());
+  return json ? JSON.parse(json) : null;
+}
+// The Compare tab's comparison (kplace diff's JSON, sides named; "error" when it has no diff), null when none.
+export function comparison() {
+  need();
+  const json = str(mod._kplace_app_comparison());
+  return json ? JSON.parse(json) : null;
+}
+// Pins the result on screen as A; true when there was one.
+export function pin() { need(); return mod._kplace_app_pin() === 1; }
+// Compares the scenario as it is (A) with itself under settings (B): "mode=karpenter,kubernetesVersion=1.33". Returns
+// null, or the settings' error.
+export function compare(settings) {
+  need();
+  return withString(String(settings), (p) => mod._kplace_app_compare(p)) === 1 ? null
+    : str(mod._kplace_app_compare_error());
+}
+export function pinnedText() { need(); return str(mod._kplace_app_pinned_text()); }
+export function stopComparing() { need(); mod._kplace_app_stop_comparing(); }
 export function targets() { need(); return JSON.parse(str(mod._kplace_app_targets())); }
 export function setMode(m) {
   need();

@@ -1,10 +1,13 @@
 // Share links: the state (scenario text, selected pod) encoded into the fragment and decoded back, applying a
 // link's state (fragment and query) to the page, and the links and iframe snippet the overlay copies.
-// Link format: <page>#k1:<base64url(deflate-raw(JSON {s: scenario text, p: selected pod}))>; "j1:" is the same
+// Link format: <page>#k1:<base64url(deflate-raw(JSON {s: scenario text, p: selected pod, c: compare settings,
+// a: pinned text}))> (c, a only when the Compare tab compares: under settings the scenario does not name, or with a
+// pinned result); "j1:" is the same
 // without compression (browsers without CompressionStream). The prefix is the format version: a later format gets a
 // new prefix and old ones keep decoding. Query parameters override the fragment, which overrides the defaults:
-// ?preset=NAME, ?mode=scheduler|karpenter|cluster, ?pod=NS/NAME, ?embed=1 (&edit=1).
-import { need, text, load, presets, loadPreset, setMode, select, selected } from './app.js';
+// ?preset=NAME, ?mode=scheduler|karpenter|cluster, ?pod=NS/NAME, ?compare=SETTINGS, ?embed=1 (&edit=1).
+import { need, text, load, presets, loadPreset, setMode, select, selected, comparison, compare, pin, pinnedText }
+  from './app.js';
 import { linkOpened } from './autosave.js';
 import { say } from './overlay.js';
 import { pageBase } from './page.js';
@@ -32,8 +35,18 @@ function fromBase64Url(t) {
 async function through(bytes, stream) {
   return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
 }
-async function encodeState(t, pod) {
-  const json = new TextEncoder().encode(JSON.stringify(pod ? { s: t, p: pod } : { s: t }));
+// The state to share: the text, the selected pod, and what the Compare tab compares (not what the text itself names).
+function currentState() {
+  const state = { s: text() };
+  const pod = selected();
+  if (pod) state.p = pod;
+  const c = comparison();
+  if (c && c.b.source === 'settings') state.c = c.b.settings;
+  if (c && c.a.source === 'pinned') state.a = pinnedText();
+  return state;
+}
+async function encodeState(state) {
+  const json = new TextEncoder().encode(JSON.stringify(state));
   if (typeof CompressionStream !== 'function') return 'j1:' + toBase64Url(json);
   return 'k1:' + toBase64Url(await through(json, new CompressionStream('deflate-raw')));
 }
@@ -53,18 +66,19 @@ async function decodeState(fragment) {
     throw new LinkError('it is corrupt or truncated');
   }
   if (!json || typeof json.s !== 'string') throw new LinkError('it is corrupt or truncated');
-  return { text: json.s, pod: typeof json.p === 'string' ? json.p : '' };
+  return { text: json.s, pod: typeof json.p === 'string' ? json.p : '',
+           compare: typeof json.c === 'string' ? json.c : '', pinned: typeof json.a === 'string' ? json.a : null };
 }
 
 // Applies a link's state to this page. Returns {ok, message}; a bad link opens the default preset.
 export async function applyLink(href) {
   const u = new URL(href, location.href);
   const q = u.searchParams;
-  let linked = null, pod = '', problem = null;
+  let linked = null, pod = '', problem = null, settings = '', pinned = null;
   const fragment = u.hash.replace(/^#/, '');
   if (fragment) {
     try {
-      ({ text: linked, pod } = await decodeState(fragment));
+      ({ text: linked, pod, compare: settings, pinned } = await decodeState(fragment));
     } catch (e) {
       if (!(e instanceof LinkError)) throw e;
       problem = `This link could not be opened: ${e.message}. Showing the default scenario instead.`;
@@ -83,6 +97,7 @@ export async function applyLink(href) {
   if (presetOk) {
     loadPreset(preset);
   } else if (linked !== null && !problem) {
+    if (pinned !== null && load(pinned) !== null) pin();  // A first, then the link's text is B
     load(linked);
   } else if (problem) {
     load(defaultText);
@@ -94,6 +109,11 @@ export async function applyLink(href) {
   const qpod = q.get('pod');
   if (qpod !== null) pod = qpod;
   if (!problem) select(pod);
+  if (q.get('compare') !== null) settings = q.get('compare');
+  if (settings && !problem) {
+    const error = compare(settings);
+    if (error) problem = `This link's comparison could not be set up: ${error}`;
+  }
   return { ok: !problem, message: problem };
 }
 // window.kplace.loadLink: applyLink, with its message shown on the page.
@@ -107,11 +127,11 @@ export async function loadLink(url) {
 
 export async function shareLink() {
   need();
-  return pageBase() + '#' + await encodeState(text(), selected());
+  return pageBase() + '#' + await encodeState(currentState());
 }
 export const presetLink = (name) => `${pageBase()}?preset=${encodeURIComponent(name)}`;
 export async function embedLink({ edit = false } = {}) {
-  return pageBase() + (edit ? '?embed=1&edit=1' : '?embed=1') + '#' + await encodeState(text(), selected());
+  return pageBase() + (edit ? '?embed=1&edit=1' : '?embed=1') + '#' + await encodeState(currentState());
 }
 export async function embedSnippet({ edit = false, height = 480 } = {}) {
   const src = await embedLink({ edit });
