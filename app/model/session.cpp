@@ -113,7 +113,8 @@ bool Session::Rerun() {
 }
 
 void Session::Show(std::unique_ptr<Snapshot> snap, bool compare) {
-  if (compare && snapshot_) snap->changes = sim::Compare(snapshot_->result, snap->result);
+  if (compare && snapshot_ && !new_document_) snap->changes = sim::Compare(snapshot_->result, snap->result);
+  new_document_ = false;
   snapshot_ = std::move(snap);
   // A scenario that names settings to compare under starts (or moves) that comparison; a pinned one is kept.
   // It ends with a text that no longer names them; stopped by hand, it stays stopped for those settings.

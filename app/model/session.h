@@ -28,6 +28,22 @@
 
 namespace kplace::app {
 
+// Compare (the Compare tab): two results and what differs between them, kept up to date as the text changes.
+// Pinned: A is the result on screen when Pin() was called (and its text), B every result after it. Settings: A is
+// the result on screen, B the same text run under settings (`kplace run --compare SETTINGS`), again at every
+// result; a scenario whose text names kplace.dev/compare settings starts such a comparison when it loads.
+struct Comparison {
+  bool pinned = false;
+  std::string a_text;                       // pinned: A's scenario text
+  std::shared_ptr<const Snapshot> a;        // pinned: A
+  std::string settings;                     // settings: io::OverridesText of B's
+  std::shared_ptr<const sim::SimResult> b;  // settings: the text on screen run under them
+  std::optional<sim::ResultDiff> diff;      // A against B, for the snapshot on screen
+  std::string error;                        // why there is no diff (B's run failed, ...)
+  bool from_scenario = false;               // settings taken from the scenario's kplace.dev/compare
+  std::string named;                        // ... as the scenario wrote them
+};
+
 class Session {
  public:
   // Starts a run of text in the background; its answer comes back through Complete(seq, ...).
@@ -84,6 +100,9 @@ class Session {
     return stale_disruption() || !disruption_asking_ ? nullptr : &disruption_asked_;
   }
 
+  // The next result is of another scenario (a preset picked), not an edit: it records no Changes.
+  void NewDocument() { new_document_ = true; }
+
   // Replaces the text and re-runs. Returns whether the text ran (or, when running(), is running).
   bool SetText(std::string text);
   // Re-runs the current text (after the editor changed it in place).
@@ -100,21 +119,8 @@ class Session {
   // What the snapshot on screen changed against the one before it (Snapshot::changes); nullptr when it has none.
   const sim::ResultDiff* changes() const { return snapshot_ && snapshot_->changes ? &*snapshot_->changes : nullptr; }
 
-  // Compare (the Compare tab): two results and what differs between them, kept up to date as the text changes.
-  // Pinned: A is the result on screen when Pin() was called (and its text), B every result after it. Settings: A is
-  // the result on screen, B the same text run under settings (`kplace run --compare SETTINGS`), again at every
-  // result; a scenario whose text names kplace.dev/compare settings starts such a comparison when it loads.
-  struct Comparison {
-    bool pinned = false;
-    std::string a_text;                       // pinned: A's scenario text
-    std::shared_ptr<const Snapshot> a;        // pinned: A
-    std::string settings;                     // settings: io::OverridesText of B's
-    std::shared_ptr<const sim::SimResult> b;  // settings: the text on screen run under them
-    std::optional<sim::ResultDiff> diff;      // A against B, for the snapshot on screen
-    std::string error;                        // why there is no diff (B's run failed, ...)
-    bool from_scenario = false;               // settings taken from the scenario's kplace.dev/compare
-    std::string named;                        // ... as the scenario wrote them
-  };
+  // Compare (the Compare tab): see Comparison above.
+  using Comparison = app::Comparison;
   const Comparison* comparison() const { return comparison_ ? &*comparison_ : nullptr; }
   // A = the snapshot on screen. False when there is none.
   bool Pin();
@@ -141,7 +147,8 @@ class Session {
   std::shared_ptr<const Snapshot> snapshot_;  // shared with a pinned comparison
   std::optional<Comparison> comparison_;
   std::string stopped_named_;
-  std::uint64_t diffs_version_ = 0;  // the scenario's kplace.dev/compare settings whose comparison was stopped by hand
+  std::uint64_t diffs_version_ = 0;
+  bool new_document_ = false;  // the scenario's kplace.dev/compare settings whose comparison was stopped by hand
   // Recomputes the comparison's diff for the snapshot on screen (and runs B under its settings).
   void UpdateComparison();
   // Puts snap on screen; compare: record its changes against the snapshot it replaces (Snapshot::changes).

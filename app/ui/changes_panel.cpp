@@ -62,7 +62,9 @@ void DrawDiff(const sim::ResultDiff& d, UiState& ui, const char* id, const char*
   } else {
     summary = std::to_string(d.changes.size()) + " of " + std::to_string(d.pods) + " pods differ:";
     for (Change k : {Change::Moved, Change::Placed, Change::Unplaced, Change::Changed, Change::Added, Change::Removed})
-      if (std::size_t n = d.Count(k)) summary += " " + std::to_string(n) + " " + sim::ChangeName(k);
+      if (std::size_t n = d.Count(k)) {
+        summary += (summary.back() == ':' ? " " : ", ") + std::to_string(n) + " " + sim::ChangeName(k);
+      }
   }
   if (!d.node_claims.empty()) summary += "; " + std::to_string(d.node_claims.size()) + " NodeClaim(s) changed";
   if (d.hourly_a != d.hourly_b)

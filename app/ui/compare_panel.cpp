@@ -16,8 +16,14 @@ namespace {
 constexpr const char* kModes[] = {"as it is", "scheduler", "karpenter", "cluster"};
 constexpr const char* kStrategies[] = {"as it is", "LeastAllocated", "MostAllocated", "RequestedToCapacityRatio"};
 
+// Keeps the next item of about width on this line when it fits, else starts a new one (a narrow details pane).
+void SameLineIfFits(float width) {
+  const float right = ImGui::GetItemRectMax().x + Em(1) + width;
+  if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine(0, Em(1));
+}
+
 void Combo(const char* label, const char* id, int& value, const char* const* items, int count, float width) {
-  ImGui::SameLine(0, Em(1));
+  SameLineIfFits(ImGui::CalcTextSize(label).x + Em(0.3f) + width);
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("%s", label);
   ImGui::SameLine(0, Em(0.3f));
@@ -41,7 +47,7 @@ void DrawControls(UiState& ui) {
   RecordTarget(ui, "compare:pin");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Keep the result on screen as A; every later result (edit the text, click edits) is B");
-  ImGui::SameLine(0, Em(2));
+  SameLineIfFits(ImGui::CalcTextSize("or compare the scenario with itself under:").x);
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("or compare the scenario with itself under:");
   Combo("mode", "##cmp_mode", ui.compare_mode, kModes, 4, Em(6.5f));
@@ -56,7 +62,7 @@ void DrawControls(UiState& ui) {
   Combo("Kubernetes", "##cmp_release", ui.compare_release, release_items.data(), static_cast<int>(release_items.size()),
         Em(5.5f));
   Combo("scoring", "##cmp_strategy", ui.compare_strategy, kStrategies, 4, Em(11));
-  ImGui::SameLine(0, Em(1));
+  SameLineIfFits(Em(7));
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("seed");
   ImGui::SameLine(0, Em(0.3f));
@@ -65,7 +71,7 @@ void DrawControls(UiState& ui) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("-1: the scenario's own seed");
   if (ui.compare_seed < -1) ui.compare_seed = -1;
   const std::string picked = PickedSettings(ui);
-  ImGui::SameLine(0, Em(1));
+  SameLineIfFits(Em(5));
   ImGui::BeginDisabled(picked.empty());
   if (ImGui::Button("Compare")) ui.compare_settings = picked;
   ImGui::EndDisabled();

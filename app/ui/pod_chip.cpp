@@ -40,7 +40,12 @@ bool PodChip(const PodView& pod, const UiState& ui, float width) {
     dl->AddTriangleFilled(ImVec2(q.x - h * 0.55f, p.y), ImVec2(q.x, p.y), ImVec2(q.x, p.y + h * 0.55f), colors::kWarn);
   const auto change = static_cast<sim::PodChange::Kind>(mark == ui.marks.end() ? 0 : mark->second);
   if (mark != ui.marks.end())  // the last edit or the comparison changed its answer: a dot in the change's colour
-    dl->AddCircleFilled(ImVec2(p.x + h * 0.3f, p.y + h * 0.3f), h * 0.22f, ChangeColor(change));
+  {
+    // A dark ring keeps it visible on a chip of the same colour.
+    const ImVec2 c(p.x + h * 0.3f, p.y + h * 0.3f);
+    dl->AddCircleFilled(c, h * 0.26f, colors::kBarBack);
+    dl->AddCircleFilled(c, h * 0.18f, ChangeColor(change));
+  }
   if (hovered) {
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(pod.key.c_str());

@@ -81,6 +81,7 @@ bool UndoEdit(Session& session, UiState& ui) {
 void LoadPreset(Session& session, UiState& ui, int index) {
   const auto& presets = Presets();
   if (index < 0 || index >= static_cast<int>(presets.size())) return;
+  session.NewDocument();  // another scenario, not an edit: no Changes against the one before
   ReplaceText(session, ui, presets[index].text);
   ui.preset = index;
   ui.preset_edited = false;

@@ -373,6 +373,19 @@ TEST(SessionTest, EachResultRecordsWhatTheEditChanged) {
   EXPECT_EQ(s.changes()->pods, s.changes()->pods_same);
 }
 
+// A preset picked is another scenario, not an edit: its first result records no Changes; the next edit does.
+TEST(SessionTest, ANewDocumentRecordsNoChanges) {
+  Session s;
+  ASSERT_TRUE(s.SetText(PresetText("quickstart")));
+  s.NewDocument();
+  ASSERT_TRUE(s.SetText(PresetText("taint-effects")));
+  EXPECT_EQ(s.changes(), nullptr);
+  EXPECT_FALSE(s.SetText("{"));  // a text that does not run changes nothing on screen
+  ASSERT_TRUE(s.SetText(PresetText("taint-effects")));
+  ASSERT_NE(s.changes(), nullptr);
+  EXPECT_TRUE(s.changes()->Empty());
+}
+
 // A background run's result is compared too (read back from the worker's JSON); a text read a slice per frame (an
 // imported cluster) is not compared with what was on screen before it.
 TEST(SessionTest, BackgroundResultsRecordChangesButImportsDoNot) {
