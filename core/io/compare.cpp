@@ -25,14 +25,8 @@ void ParseOne(std::string_view setting, SimulationOverrides& out) {
   const std::string_view name = Trim(setting.substr(0, eq));
   const std::string value(Trim(setting.substr(eq + 1)));
   if (name == "mode") {
-    if (value == "scheduler")
-      out.mode = Mode::Scheduler;
-    else if (value == "karpenter")
-      out.mode = Mode::Karpenter;
-    else if (value == "cluster")
-      out.mode = Mode::Cluster;
-    else
-      Bad(setting, "unsupported mode \"" + value + "\" (scheduler, karpenter or cluster)");
+    out.mode = ModeFromName(value);
+    if (!out.mode) Bad(setting, "unsupported mode \"" + value + "\" (scheduler, karpenter or cluster)");
   } else if (name == "kubernetesVersion") {
     const auto minor = ParseKubernetesVersion(value);
     if (!minor) Bad(setting, "unsupported kubernetesVersion \"" + value + "\" (" + SupportedVersionsText() + ")");
@@ -51,13 +45,8 @@ void ParseOne(std::string_view setting, SimulationOverrides& out) {
     if (!ok) Bad(setting, "seed must be an integer between 0 and 18446744073709551615");
     out.seed = v;
   } else if (name == "scoringStrategy") {
-    if (value == "LeastAllocated")
-      out.scoring_strategy = ScoringStrategyType::LeastAllocated;
-    else if (value == "MostAllocated")
-      out.scoring_strategy = ScoringStrategyType::MostAllocated;
-    else if (value == "RequestedToCapacityRatio")
-      out.scoring_strategy = ScoringStrategyType::RequestedToCapacityRatio;
-    else
+    out.scoring_strategy = StrategyFromName(value);
+    if (!out.scoring_strategy)
       Bad(setting,
           "unsupported scoringStrategy \"" + value + "\" (LeastAllocated, MostAllocated or RequestedToCapacityRatio)");
   } else {
@@ -161,6 +150,19 @@ const char* StrategyName(ScoringStrategyType type) {
       return "RequestedToCapacityRatio";
   }
   return "";
+}
+
+std::optional<Mode> ModeFromName(std::string_view name) {
+  for (Mode m : {Mode::Scheduler, Mode::Karpenter, Mode::Cluster})
+    if (name == ModeName(m)) return m;
+  return std::nullopt;
+}
+
+std::optional<ScoringStrategyType> StrategyFromName(std::string_view name) {
+  for (ScoringStrategyType t : {ScoringStrategyType::LeastAllocated, ScoringStrategyType::MostAllocated,
+                                ScoringStrategyType::RequestedToCapacityRatio})
+    if (name == StrategyName(t)) return t;
+  return std::nullopt;
 }
 
 std::string OverridesText(const SimulationOverrides& o) {

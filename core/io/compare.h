@@ -2,6 +2,7 @@
 // diff of two results (sim::Compare) as JSON (`kplace diff --format json`, the core API's kplace_compare).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,5 +37,9 @@ std::string DiffText(const sim::ResultDiff& diff, const DiffSide& a, const DiffS
 DiffSide SideOf(const sim::SimResult& result, std::string source, const SimulationOverrides& overrides);
 const char* ModeName(Mode mode);
 const char* StrategyName(ScoringStrategyType type);
+// Their inverses ("karpenter" -> Mode::Karpenter); nullopt for any other text. The Simulation's spec.mode and a
+// profile's scoringStrategy.type read the same names.
+std::optional<Mode> ModeFromName(std::string_view name);
+std::optional<ScoringStrategyType> StrategyFromName(std::string_view name);
 
 }  // namespace kplace::io

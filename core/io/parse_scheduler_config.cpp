@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "core/io/compare.h"
 #include "core/io/object_parsers.h"
 
 namespace kplace::io {
@@ -73,12 +74,8 @@ void ParsePluginArgs(const std::string& plugin, const Json& args, const Reader& 
       Reader sr = r.Field("scoringStrategy");
       // No default for type once scoringStrategy is given (validation_pluginargs.go: "" is not supported).
       auto type = sr.String(*ss, "type").value_or("");
-      if (type == "LeastAllocated")
-        a.strategy = ScoringStrategyType::LeastAllocated;
-      else if (type == "MostAllocated")
-        a.strategy = ScoringStrategyType::MostAllocated;
-      else if (type == "RequestedToCapacityRatio")
-        a.strategy = ScoringStrategyType::RequestedToCapacityRatio;
+      if (auto t = StrategyFromName(type))
+        a.strategy = *t;
       else
         sr.Field("type").Fail("unsupported scoring strategy \"" + type +
                               "\" (LeastAllocated, MostAllocated or RequestedToCapacityRatio)");

@@ -5,6 +5,7 @@
 
 #include "core/karpenter/disruption/cron.h"
 #include "core/karpenter/resources.h"
+#include "core/sim/compare.h"
 
 namespace kplace::io {
 
@@ -354,12 +355,8 @@ void WriteResult(const sim::SimResult& result, JsonWriter& w) {
   // Pods placed, pending, preempted or left to others; not those bound from the start or terminal.
   std::vector<const sim::PodResult*> listed;
   listed.reserve(result.pods.size());
-  for (const auto& p : result.pods) {
-    const bool entry = !p.preempted_by.empty() ||
-                       (!p.bound_at_start && (!p.other_scheduler.empty() || !p.scheduling_gates.empty() ||
-                                              !p.node.empty() || !p.attempts.empty() || !p.unschedulable.empty()));
-    if (entry) listed.push_back(&p);
-  }
+  for (const auto& p : result.pods)
+    if (sim::Listed(p)) listed.push_back(&p);
   w.Key("pods").BeginObject();
   for (std::size_t i : ByKey(listed, [](const sim::PodResult* p) -> const std::string& { return p->key; })) {
     const sim::PodResult& p = *listed[i];

@@ -30,12 +30,8 @@ Simulation ParseSimulation(const Json& v, const Reader& r) {
   if (!spec) return sim;
   Reader s = r.Field("spec");
   if (auto mode = s.String(*spec, "mode")) {
-    if (*mode == "scheduler")
-      sim.mode = Mode::Scheduler;
-    else if (*mode == "karpenter")
-      sim.mode = Mode::Karpenter;
-    else if (*mode == "cluster")
-      sim.mode = Mode::Cluster;
+    if (auto m = ModeFromName(*mode))
+      sim.mode = *m;
     else
       s.Field("mode").Fail("unsupported mode \"" + *mode + "\" (scheduler, karpenter or cluster)");
   }

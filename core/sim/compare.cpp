@@ -145,20 +145,23 @@ const char* ClaimChangeName(NodeClaimChange::Kind kind) {
   return "";
 }
 
+bool Listed(const PodResult& r) {
+  return !r.preempted_by.empty() ||
+         (!r.bound_at_start && (!r.other_scheduler.empty() || !r.scheduling_gates.empty() || !r.node.empty() ||
+                                !r.attempts.empty() || !r.unschedulable.empty()));
+}
+
 std::vector<Placement> Placements(const SimResult& result) {
   std::vector<Placement> out;
   if (result.karpenter) {
     out = KarpenterPlacements(*result.karpenter);
   } else {
-    // The pods the result document lists (result_writer.cpp WriteResult): placed, pending, preempted or left to
+    // The pods the result document lists (Listed): placed, pending, preempted or left to
     // others; not those bound from the start or terminal.
     std::map<std::string, std::size_t> launched;  // Node name -> index in node_claims (the last of a name)
     for (std::size_t i = 0; i < result.node_claims.size(); ++i) launched[result.node_claims[i].node] = i;
     for (const auto& r : result.pods) {
-      const bool listed = !r.preempted_by.empty() ||
-                          (!r.bound_at_start && (!r.other_scheduler.empty() || !r.scheduling_gates.empty() ||
-                                                 !r.node.empty() || !r.attempts.empty() || !r.unschedulable.empty()));
-      if (!listed) continue;
+      if (!Listed(r)) continue;
       Placement p;
       p.pod = r.key;
       if (!r.preempted_by.empty()) {

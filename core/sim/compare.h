@@ -43,6 +43,9 @@ const char* KindName(Placement::Kind kind);
 // One line for people: "node-a", "nodeclaim/default-0 (default, c5.large)", "pending: 0/3 nodes are available: ...".
 std::string Describe(const Placement& p);
 
+// The result document lists the pod (scheduler and cluster modes): placed, pending, preempted or left to others; not
+// bound from the start, nor terminal.
+bool Listed(const PodResult& r);
 // Every pod the result document lists (not those bound in the input or finished), sorted by key.
 std::vector<Placement> Placements(const SimResult& result);
 
