@@ -1,5 +1,7 @@
 // kplace: place pods as kube-scheduler would.
 //   kplace run [--format text|json] [--explain NS/POD|node/NAME] [--instance-types KWOK_FILE] FILE   (FILE "-" = stdin)
+//   kplace run [--format text|json] --timeline FILE   (the run step by step)
+//   kplace run [--format text|json] --at N FILE       (the cluster and the queue after N steps)
 //   kplace diff [--format text|json] [--a SETTINGS]... [--b SETTINGS]... A [B]   (two runs, what differs)
 //   kplace run --compare SETTINGS FILE   (= kplace diff --b SETTINGS FILE)
 //   kplace validate FILE
@@ -31,6 +33,7 @@ std::string UsageText() {
   return "usage:\n"
          "  kplace run [--format text|json] [--explain NAMESPACE/POD|node/NAME] [--instance-types KWOK_FILE] FILE\n"
          "  kplace run --compare SETTINGS [--format text|json] FILE\n"
+         "  kplace run [--format text|json] (--timeline | --at STEP) FILE\n"
          "  kplace diff [--format text|json] [--a SETTINGS]... [--b SETTINGS]... A [B]\n"
          "  kplace validate FILE\n"
          "  kplace convert kubectl FILE\n"
@@ -56,7 +59,11 @@ std::string UsageText() {
          "(comma separated).\n"
          "kplace run --compare SETTINGS FILE compares FILE as it is with FILE under SETTINGS. Exit code 1: they "
          "differ.\n"
-         "With one FILE and no SETTINGS, B runs under its Simulation's kplace.dev/compare annotation, if any.\n";
+         "With one FILE and no SETTINGS, B runs under its Simulation's kplace.dev/compare annotation, if any.\n"
+         "--timeline adds every step of the run (attempts, binds, preemptions, nominations, NodeClaims launched, "
+         "queue\n"
+         "passes, rounds); --at STEP shows the result as it stood after that many steps and kube-scheduler's queue "
+         "then\n(scheduler and cluster modes).\n";
 }
 
 int Usage(const std::string& error) {
@@ -275,6 +282,8 @@ int main(int argc, char** argv) {
   if (cmd != "run" && cmd != "validate") return Usage("unknown command \"" + cmd + "\"");
 
   std::string format = "text", explain, file, instance_types_file;
+  bool timeline = false;
+  long long at = -1;  // --at
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](const char* flag) -> std::string {
@@ -293,6 +302,17 @@ int main(int argc, char** argv) {
       } else if (cmd == "run" && (a == "--instance-types" || a.rfind("--instance-types=", 0) == 0)) {
         instance_types_file = value("--instance-types");
         if (instance_types_file.empty()) return Usage("--instance-types needs a file");
+      } else if (cmd == "run" && a == "--timeline") {
+        timeline = true;
+      } else if (cmd == "run" && (a == "--at" || a.rfind("--at=", 0) == 0)) {
+        const std::string v = value("--at");
+        std::size_t used = 0;
+        try {
+          at = std::stoll(v, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != v.size() || v.empty() || at < 0) return Usage("--at takes a step number (0 or more)");
       } else if (a.size() > 1 && a[0] == '-') {
         return Usage("unknown flag " + a);
       } else if (file.empty()) {
@@ -332,7 +352,41 @@ int main(int argc, char** argv) {
       options.explain.insert(explain);
     options.disruption = &kplace::karpenter::disruption::DryRun;
     options.apply_disruption = &kplace::sim::ApplyDisruption;
+    options.record_timeline = timeline || at >= 0;
+    if (options.record_timeline && !explain.empty()) return Usage("--timeline and --at do not go with --explain");
+    if (options.record_timeline && scenario.simulation.mode == kplace::Mode::Karpenter) {
+      std::cerr << "kplace: the timeline records kube-scheduler's queue: it needs scheduler or cluster mode (this "
+                   "scenario runs in karpenter mode)\n";
+      return 2;
+    }
     kplace::sim::SimResult result = kplace::sim::Run(std::move(scenario), options);
+    if (at >= 0) {
+      const kplace::sim::Timeline full = *result.timeline;
+      if (static_cast<std::size_t>(at) > full.steps.size()) {
+        std::cerr << "kplace: --at " << at << ": the run has " << full.steps.size() << " steps\n";
+        return 2;
+      }
+      const kplace::sim::TimelineState state = kplace::sim::StateAt(result, static_cast<std::size_t>(at));
+      result = kplace::sim::ResultAt(result, state.step);
+      result.timeline.reset();
+      if (format == "json") {
+        kplace::io::Json doc = kplace::io::ResultToJson(result);
+        std::string queue;
+        kplace::io::JsonWriter w(queue);
+        kplace::io::WriteQueue(w, state.queue);
+        doc["at"] = {{"of", full.steps.size()},
+                     {"pass", state.pass},
+                     {"queue", kplace::io::Json::parse(queue)},
+                     {"round", state.round},
+                     {"step", state.step}};
+        std::cout << kplace::io::Dump(doc);
+      } else {
+        std::cout << kplace::io::ImportSummaryText(result.import) << kplace::cli::RenderTable(result)
+                  << kplace::cli::RenderTimelineState(full, state);
+      }
+      std::cout.flush();
+      return std::cout ? 0 : 1;
+    }
     std::string out;
     bool result_json = false;  // the result document, written to stdout as it is produced
     if (!explain_node.empty()) {
@@ -379,6 +433,7 @@ int main(int argc, char** argv) {
         result_json = true;
       else
         out = kplace::cli::RenderTable(result);
+      if (format != "json" && result.timeline) out += kplace::cli::RenderTimeline(*result.timeline);
     }
     if (format != "json" && explain.empty()) out = kplace::io::ImportSummaryText(result.import) + out;
     if (result_json)

@@ -123,6 +123,8 @@ std::string RenderTable(const sim::SimResult& result) {
     } else if (!p.attempts.empty() || !p.unschedulable.empty()) {
       status = p.nominated_node.empty() ? "Pending" : "Pending (nominated to " + p.nominated_node + ")";
       failed.push_back(&p);
+    } else if (p.terminal_phase.empty()) {
+      status = "Pending (not tried yet)";  // `run --at`: queued, its first attempt after the step
     } else {
       status = InputStatus(p);
     }
@@ -612,6 +614,50 @@ std::string RenderDiff(const sim::ResultDiff& diff, const io::DiffSide& a, const
     std::snprintf(monthly, sizeof monthly, "$%.2f/month -> $%.2f/month", diff.hourly_a * 730, diff.hourly_b * 730);
     out += "\nNew capacity: " + Price(diff.hourly_a) + " -> " + Price(diff.hourly_b) + " (" + monthly + ")\n";
   }
+  return out;
+}
+
+namespace {
+
+std::string QueueLine(const sim::QueuedPod& q) {
+  std::string line = "  " + std::string(sim::QueueName(q.queue)) + "  " + q.pod;
+  std::vector<std::string> why;
+  switch (q.queue) {
+    case sim::QueuedPod::Queue::Active:
+    case sim::QueuedPod::Queue::Backoff:
+      if (!q.events.empty()) why.push_back("woken by " + Join(q.events));
+      if (!q.moved.empty()) why.push_back(q.moved);
+      if (why.empty()) why.push_back("new");
+      break;
+    case sim::QueuedPod::Queue::Unschedulable:
+      why.push_back("waits for " + Join(q.events) + ": " + q.message);
+      break;
+    case sim::QueuedPod::Queue::Gated:
+      why.push_back("schedulingGates " + Join(q.gates));
+      break;
+  }
+  return line + " (" + Join(why) + ")\n";
+}
+
+}  // namespace
+
+std::string RenderTimeline(const sim::Timeline& timeline) {
+  std::string out = "\nTimeline (" + std::to_string(timeline.steps.size()) + " steps):\n";
+  for (std::size_t i = 0; i < timeline.steps.size(); ++i)
+    out += "  " + std::to_string(i + 1) + ". " + sim::DescribeStep(timeline.steps[i]) + "\n";
+  return out;
+}
+
+std::string RenderTimelineState(const sim::Timeline& timeline, const sim::TimelineState& state) {
+  std::string out = "\nAt step " + std::to_string(state.step) + " of " + std::to_string(timeline.steps.size());
+  if (state.step > 0) out += ": " + sim::DescribeStep(timeline.steps[state.step - 1]);
+  out += "\n";
+  if (!state.nominated.empty()) {
+    out += "Nominated:\n";
+    for (const auto& [pod, node] : state.nominated) out += "  " + pod + " -> " + node + "\n";
+  }
+  out += "Queue:" + std::string(state.queue.empty() ? " empty\n" : "\n");
+  for (const auto& q : state.queue) out += QueueLine(q);
   return out;
 }
 

@@ -25,4 +25,9 @@ std::string RenderClusterExplanation(const sim::PodResult& pod, const sim::SimRe
 // side has or that differ, and the cost.
 std::string RenderDiff(const sim::ResultDiff& diff, const io::DiffSide& a, const io::DiffSide& b);
 
+// `kplace run --timeline`: every step of the run, numbered from 1 (passes with the queue's counts).
+std::string RenderTimeline(const sim::Timeline& timeline);
+// `kplace run --at N`: which step the cluster stands after, and kube-scheduler's queue then.
+std::string RenderTimelineState(const sim::Timeline& timeline, const sim::TimelineState& state);
+
 }  // namespace kplace::cli

@@ -96,7 +96,11 @@ bool Session::Rerun() {
     return true;
   }
 
-  io::Outcome out = io::RunScenario(std::move(scenario), /*explain_all=*/true, /*keep_scenario=*/true);
+  // Every pod explained (the inspector), and the run step by step (the Timeline tab; kube-scheduler's modes).
+  sim::RunOptions options;
+  options.explain_all = true;
+  options.record_timeline = scenario.simulation.mode != Mode::Karpenter;
+  io::Outcome out = io::RunScenario(std::move(scenario), std::move(options), /*keep_scenario=*/true);
   if (!out.ok) {
     error_ = out.error;
     return false;
@@ -104,7 +108,13 @@ bool Session::Rerun() {
   auto snap = std::make_unique<Snapshot>();
   snap->scenario = std::move(out.scenario);
   snap->result = std::move(out.result);
-  snap->result_json = io::ResultText(snap->result);
+  {
+    // result_json is what `kplace run --format json` prints: without the timeline (`--timeline` adds it).
+    auto timeline = std::move(snap->result.timeline);
+    snap->result.timeline.reset();
+    snap->result_json = io::ResultText(snap->result);
+    snap->result.timeline = std::move(timeline);
+  }
   IndexSnapshot(*snap);
   snap->run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   snap->generation = generation_;
@@ -128,6 +138,25 @@ void Session::Show(std::unique_ptr<Snapshot> snap, bool compare) {
     return;  // CompareWith updated it
   }
   UpdateComparison();
+}
+
+const Snapshot* Session::SnapshotAt(std::size_t step) {
+  const Snapshot* snap = snapshot_.get();
+  if (!snap || !snap->result.timeline || step >= snap->result.timeline->steps.size()) return snap;
+  if (step_snapshot_ && step_of_ == snap && step_generation_ == snap->generation && step_ == step)
+    return step_snapshot_.get();
+  auto at = std::make_unique<Snapshot>();
+  at->scenario = snap->scenario;
+  at->result = sim::ResultAt(snap->result, step);
+  at->explained = snap->explained;
+  at->generation = snap->generation;
+  at->run_ms = snap->run_ms;
+  IndexSnapshot(*at);
+  step_snapshot_ = std::move(at);
+  step_of_ = snap;
+  step_generation_ = snap->generation;
+  step_ = step;
+  return step_snapshot_.get();
 }
 
 bool Session::Pin() {

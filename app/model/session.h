@@ -135,6 +135,11 @@ class Session {
   // Changes whenever the snapshot's changes or the comparison do (the UI rebuilds what it derives from them).
   std::uint64_t diffs_version() const { return diffs_version_; }
 
+  // The timeline (the result's, recorded by runs in the frame in kube-scheduler's modes): the snapshot on screen as it
+  // stood after `step` steps (sim::ResultAt), built once per snapshot and step. The snapshot itself when it has no
+  // timeline or step is its last.
+  const Snapshot* SnapshotAt(std::size_t step);
+
   // Undo of direct edits: the text before each one (most recent last, at most kUndoDepth).
   void PushUndo();
   std::optional<std::string> PopUndo();
@@ -154,6 +159,10 @@ class Session {
   // Puts snap on screen; compare: record its changes against the snapshot it replaces (Snapshot::changes).
   void Show(std::unique_ptr<Snapshot> snap, bool compare);
   std::vector<std::string> undo_;
+  std::unique_ptr<Snapshot> step_snapshot_;  // SnapshotAt's: of step_ steps of step_of_
+  const Snapshot* step_of_ = nullptr;
+  std::uint64_t step_generation_ = 0;
+  std::size_t step_ = 0;
   // The runner's answer becoming the snapshot: its document and the snapshot indexed from it.
   struct Landing {
     io::Json doc;

@@ -294,7 +294,67 @@ void WriteDisruptionApplied(JsonWriter& w, const sim::DisruptionApplied& a) {
   w.EndObject();
 }
 
+void WritePairs(JsonWriter& w, const std::vector<std::pair<std::string, std::string>>& pairs, const char* first,
+                const char* second) {
+  w.BeginArray();
+  for (const auto& [a, b] : pairs) {
+    w.BeginObject();
+    // Members in name order: node before pod.
+    if (std::string_view(first) < second) {
+      w.Member(first, a);
+      w.Member(second, b);
+    } else {
+      w.Member(second, b);
+      w.Member(first, a);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
 }  // namespace
+
+void WriteQueue(JsonWriter& w, const std::vector<sim::QueuedPod>& queue) {
+  w.BeginArray();
+  for (const auto& q : queue) {
+    w.BeginObject();
+    if (!q.events.empty()) w.Member("clusterEvents", q.events);
+    if (!q.gates.empty()) w.Member("gates", q.gates);
+    if (!q.message.empty()) w.Member("message", q.message);
+    if (!q.moved.empty()) w.Member("moved", q.moved);
+    w.Member("pod", q.pod);
+    w.Member("queue", sim::QueueName(q.queue));
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void WriteTimeline(JsonWriter& w, const sim::Timeline& t) {
+  w.BeginObject();
+  WritePairs(w.Key("boundAtStart"), t.bound_at_start, "node", "pod");
+  WritePairs(w.Key("nominatedAtStart"), t.nominated_at_start, "pod", "node");
+  w.Key("steps").BeginArray();
+  for (std::size_t i = 0; i < t.steps.size(); ++i) {
+    const sim::TimelineStep& s = t.steps[i];
+    w.BeginObject();
+    if (s.attempt > 0) w.Member("attempt", s.attempt);
+    if (!s.by.empty()) w.Member("by", s.by);
+    if (!s.events.empty()) w.Member("clusterEvents", s.events);
+    w.Member("kind", sim::StepKindName(s.kind));
+    if (!s.message.empty()) w.Member("message", s.message);
+    if (!s.node.empty()) w.Member("node", s.node);
+    if (s.pass > 0) w.Member("pass", s.pass);
+    if (!s.pod.empty()) w.Member("pod", s.pod);
+    if (!s.pods.empty()) w.Member("pods", s.pods);
+    if (s.kind == sim::TimelineStep::Kind::Pass) WriteQueue(w.Key("queue"), s.queue);
+    if (s.round > 0) w.Member("round", s.round);
+    w.Member("step", i + 1);
+    w.EndObject();
+  }
+  w.EndArray();
+  if (t.stopped) WriteQueue(w.Key("stoppedQueue"), t.stopped_queue);
+  w.EndObject();
+}
 
 // The contract's result: Karpenter's decisions (karpenter mode) or kube-scheduler's, with the cluster loop's
 // NodeClaims, rounds and disagreements in cluster mode with NodePools. Members in name order (see JsonWriter).
@@ -427,6 +487,7 @@ void WriteResult(const sim::SimResult& result, JsonWriter& w) {
     }
     w.EndArray();
   }
+  if (result.timeline) WriteTimeline(w.Key("timeline"), *result.timeline);
   if (!result.warnings.empty()) w.Member("warnings", result.warnings);
   w.EndObject();
 }

@@ -45,6 +45,10 @@ Json ImportJson(const ImportSummary& in);
 double Dollars(double v);
 // {"hourly", "monthly" (x 730)}: the cost of new capacity.
 void WriteCost(JsonWriter& w, double hourly);
+// SimResult::timeline: {"boundAtStart", "nominatedAtStart", "steps" (each numbered from 1), "stoppedQueue"}.
+void WriteTimeline(JsonWriter& w, const sim::Timeline& timeline);
+// Queued pods: [{"clusterEvents", "gates", "message", "moved", "pod", "queue"}].
+void WriteQueue(JsonWriter& w, const std::vector<sim::QueuedPod>& queue);
 // Pretty JSON text with a trailing newline.
 std::string Dump(const Json& j);
 

@@ -10,17 +10,21 @@ namespace kplace::io {
 namespace {
 
 // Runs scenario into out, keeping a copy of it first when asked; throws what the run throws.
+void RunInto(Outcome& out, Scenario scenario, const sim::RunOptions& options, bool keep_scenario) {
+  if (keep_scenario) out.scenario = scenario;
+  out.result = sim::Run(std::move(scenario), options);
+}
+
 void RunInto(Outcome& out, Scenario scenario, bool explain_all, bool keep_scenario,
              const std::set<std::string>& explain, Progress progress, sim::DisruptionDryRun disruption,
              sim::DisruptionApplier apply_disruption) {
-  if (keep_scenario) out.scenario = scenario;
   sim::RunOptions options;
   options.explain_all = explain_all;
   options.explain = explain;
   options.progress = std::move(progress);
   options.disruption = disruption;
   options.apply_disruption = apply_disruption;
-  out.result = sim::Run(std::move(scenario), options);
+  RunInto(out, std::move(scenario), options, keep_scenario);
 }
 
 // Calls body(out) and marks out ok; an exception instead becomes out's error: an InputError's message as it is,
@@ -56,6 +60,10 @@ Outcome RunScenario(Scenario scenario, bool explain_all, bool keep_scenario, con
     RunInto(out, std::move(scenario), explain_all, keep_scenario, explain, std::move(progress), disruption,
             apply_disruption);
   });
+}
+
+Outcome RunScenario(Scenario scenario, sim::RunOptions options, bool keep_scenario) {
+  return Guarded([&](Outcome& out) { RunInto(out, std::move(scenario), options, keep_scenario); });
 }
 
 }  // namespace kplace::io

@@ -35,5 +35,7 @@ Outcome RunText(std::string_view text, bool explain_all, bool keep_scenario, con
 Outcome RunScenario(Scenario scenario, bool explain_all, bool keep_scenario, const std::set<std::string>& explain = {},
                     Progress progress = {}, sim::DisruptionDryRun disruption = nullptr,
                     sim::DisruptionApplier apply_disruption = nullptr);
+// The same with the run's options spelled out (the app's runs in the frame record the timeline).
+Outcome RunScenario(Scenario scenario, sim::RunOptions options, bool keep_scenario);
 
 }  // namespace kplace::io

@@ -95,6 +95,13 @@ bool Runner::Provision(ClusterRound& round) {
           {"Warning", "FailedScheduling", o.key, "Failed to schedule pod, " + o.reason, "karpenter", ""});
     pods_[idx].karpenter.push_back(std::move(nom));
   }
+  if (timeline_) {
+    TimelineStep step;
+    step.kind = TimelineStep::Kind::Provision;
+    for (std::size_t idx : waiting) step.pods.push_back(pods_[idx].key);
+    step.message = std::to_string(k.claims.size()) + " NodeClaim(s) to launch";
+    Record(std::move(step));
+  }
 
   // Launch: every NodeClaim becomes a Node, registers with its startupTaints, initialises (they are removed),
   // and DaemonSet pods are created for it.
@@ -102,6 +109,7 @@ bool Runner::Provision(ClusterRound& round) {
   // The CSI node plugins register the same drivers on each new Node (see LaunchedNodeCSINode).
   const std::optional<CSINode> csi_node = LaunchedNodeCSINode(sc_);
   std::vector<LaunchedNodeClaim> launched;
+  std::vector<std::pair<std::size_t, std::size_t>> events_end;  // each claim's Launched, Initialized (timeline)
   for (const auto& claim : k.claims) {
     LaunchedNodeClaim l;
     l.round = round.round;
@@ -124,9 +132,11 @@ bool Runner::Provision(ClusterRound& round) {
     round.launched.push_back(claim.name);
     result_.hourly_price += claim.price;
     result_.events.push_back({"Normal", "Launched", "", LaunchMessage(claim), "karpenter", "NodeClaim/" + claim.name});
+    events_end.emplace_back(result_.events.size(), 0);
     if (!l.startup_taints.empty())
       result_.events.push_back({"Normal", "Initialized", "", "startupTaints removed: " + TaintsText(l.startup_taints),
                                 "karpenter", "NodeClaim/" + claim.name});
+    events_end.back().second = result_.events.size();
     launched.push_back(std::move(l));
   }
   round.provision = std::move(k);
@@ -144,6 +154,20 @@ bool Runner::Provision(ClusterRound& round) {
       if (it != new_pods.end() && sc_.pods[it->second].meta.namespace_ == w.meta.namespace_)
         l.daemon_pods.push_back(sc_.pods[it->second].Key());
     }
+  for (std::size_t i = 0; timeline_ && i < launched.size(); ++i) {
+    const LaunchedNodeClaim& l = launched[i];
+    TimelineStep step;
+    step.kind = TimelineStep::Kind::Launch;
+    step.node = l.node;
+    step.message = LaunchMessage(l.claim);
+    step.pods = l.daemon_pods;
+    Record(std::move(step), events_end[i].first);
+    step = {};
+    step.kind = TimelineStep::Kind::Initialize;
+    step.node = l.node;
+    if (!l.startup_taints.empty()) step.message = "startupTaints removed: " + TaintsText(l.startup_taints);
+    Record(std::move(step), events_end[i].second);
+  }
   for (auto& l : launched) result_.node_claims.push_back(std::move(l));
   Admit(first_pod);
   fresh_ = QueuePods(first_pod);

@@ -89,6 +89,8 @@ std::vector<std::size_t> Runner::QueuePods(std::size_t first) {
     added.push_back(i);
   }
   queue_.Add(added, sc_.pods, priorities_);
+  woken_by_.resize(n, 0);
+  moved_by_.resize(n, 0);
   return added;
 }
 
@@ -106,13 +108,33 @@ void Runner::RunQueue(std::vector<std::size_t> active) {
     std::vector<std::uint8_t> moved(sc_.pods.size(), 0);
     framework::ClusterEvents happened = 0;
     todo_ = active.size();
-    for (std::size_t idx : active) {
-      Attempt(idx, moved, happened);
+    ++pass_;
+    if (timeline_) {
+      TimelineStep step;
+      step.kind = TimelineStep::Kind::Pass;
+      step.queue = QueueNow(active, 0, 0, moved);
+      Record(std::move(step));
+    }
+    for (std::size_t k = 0; k < active.size(); ++k) {
+      if (options_.stop_after_attempts > 0 && attempts_ == options_.stop_after_attempts) {
+        stopped_ = true;
+        if (timeline_) {
+          timeline_->stopped = true;
+          timeline_->stopped_queue = QueueNow(active, k, happened, moved);
+        }
+        return;
+      }
+      ++attempts_;
+      Attempt(active[k], moved, happened);
       if (todo_ > 0) --todo_;
       Progress();
     }
     // Unschedulable pods come back when a change may help them, in queue order.
     active = queue_.Wake(happened, moved);
+    for (std::size_t idx : active) {
+      woken_by_[idx] = queue_.wake_on(idx) & happened;
+      moved_by_[idx] = moved[idx];
+    }
   }
 }
 
@@ -125,6 +147,12 @@ void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& moved, framewor
     r.unschedulable = "skip schedule deleting pod: " + r.key;
     queue_.Done(idx);
     Event("Warning", "FailedScheduling", r.key, r.unschedulable);
+    if (timeline_) {
+      TimelineStep step;
+      step.pod = r.key;
+      step.message = r.unschedulable;  // no events: it left the queue
+      Record(std::move(step));
+    }
     return;
   }
   bool explain = options_.explain_all || options_.explain.count(r.key) > 0;
@@ -155,12 +183,30 @@ void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& moved, framewor
     result_.bind_order.push_back(r.key);
     if (!result_.rounds.empty()) result_.rounds.back().scheduled.push_back(r.key);
     Event("Normal", "Scheduled", r.key, "Successfully assigned " + r.key + " to " + r.node);
+    if (timeline_) {
+      TimelineStep step;
+      step.pod = r.key;
+      step.attempt = attempt;
+      step.node = r.node;
+      step.events = ClusterEventNames(
+          framework::cluster_event::kAssignedPodAdd |
+          (volumes_->generation() != volume_generation ? framework::cluster_event::kVolumeUpdate : 0));
+      Record(std::move(step));
+    }
   } else {
     r.unschedulable = out.message;
     a.message = out.message;
     // The rejecting plugins' queueing hints are those of the pod's profile.
     queue_.SetUnschedulable(idx, EventsForRejection(scheduler_->FrameworkFor(sc_.pods[idx]), out));
     Event("Warning", "FailedScheduling", r.key, out.message);
+    if (timeline_) {
+      TimelineStep step;
+      step.pod = r.key;
+      step.attempt = attempt;
+      step.message = out.message;
+      step.events = ClusterEventNames(queue_.wake_on(idx));
+      Record(std::move(step));
+    }
     if (out.preemption && out.preemption->chosen) {
       // prepareCandidate: delete the victims, clear lower-priority nominations to the node, then nominate.
       const auto& c = *out.preemption->chosen;
@@ -179,26 +225,58 @@ void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& moved, framewor
         result_.preempted.push_back(vr.key);
         const std::string& uid = sc_.pods[idx].meta.uid;
         Event("Normal", "Preempted", vr.key, "Preempted by pod " + (uid.empty() ? r.key : uid) + " on node " + pe.node);
+        if (timeline_) {
+          TimelineStep step;
+          step.kind = TimelineStep::Kind::Preempt;
+          step.pod = vr.key;
+          step.node = pe.node;
+          step.by = r.key;
+          step.events = ClusterEventNames(framework::cluster_event::kAssignedPodDelete);
+          Record(std::move(step));
+        }
       }
       for (const framework::PodInfo* p : out.preemption->cleared_nominations) {
         cluster.nominator.Remove(p);
         PodResult& pr = pods_[p->index];
         pr.nominated_node.clear();
         pe.cleared_nominations.push_back(pr.key);
-        moved[p->index] = 1;  // the status update moves it back to the active queue
+        moved[p->index] = kMoveNominationCleared;  // the status update moves it back to the active queue
         Event("Normal", "Nominated", pr.key, "nominatedNodeName cleared: " + r.key + " preempted on " + pe.node);
+        if (timeline_) {
+          TimelineStep step;
+          step.kind = TimelineStep::Kind::ClearNomination;
+          step.pod = pr.key;
+          step.by = r.key;
+          step.message = r.key + " preempted on " + pe.node;
+          Record(std::move(step));
+        }
       }
       cluster.nominator.Add(&info, pe.node, c.node->node);
       r.nominated_node = pe.node;
       nominations_[r.key] = pe.node;
       Event("Normal", "Nominated", r.key, "nominatedNodeName set to " + pe.node);
       cluster.RefreshPdbs();
-      moved[idx] = 1;  // retried once its victims are gone
+      moved[idx] = kMovePreempted;  // retried once its victims are gone
+      if (timeline_) {
+        TimelineStep step;
+        step.kind = TimelineStep::Kind::Nominate;
+        step.pod = r.key;
+        step.node = pe.node;
+        Record(std::move(step));
+      }
       happened |= framework::cluster_event::kAssignedPodDelete;
       result_.preemptions.push_back(std::move(pe));
     } else if (out.preemption && out.preemption->clear_nomination) {
-      if (!cluster.nominator.NodeOf(&info).empty())
+      if (!cluster.nominator.NodeOf(&info).empty()) {
         Event("Normal", "Nominated", r.key, "nominatedNodeName cleared: preemption found no candidate");
+        if (timeline_) {
+          TimelineStep step;
+          step.kind = TimelineStep::Kind::ClearNomination;
+          step.pod = r.key;
+          step.message = "preemption found no candidate";
+          Record(std::move(step));
+        }
+      }
       cluster.nominator.Remove(&info);
       r.nominated_node.clear();
     } else {
@@ -216,10 +294,19 @@ SimResult Runner::Run() {
   Admit(0);
   QueuePods(0);
   Build();
+  if (options_.record_timeline) {
+    timeline_ = &result_.timeline.emplace();
+    for (const auto& n : cluster_->snapshot.nodes)
+      for (const auto* p : n.pods) timeline_->bound_at_start.emplace_back(n.Name(), p->pod->Key());
+    for (std::size_t i = 0; i < cluster_->NumPods(); ++i) {
+      const std::string node = cluster_->nominator.NodeOf(&cluster_->Info(i));
+      if (!node.empty()) timeline_->nominated_at_start.emplace_back(sc_.pods[i].Key(), node);
+    }
+  }
   const bool karpenter = sc_.simulation.mode == Mode::Cluster && !sc_.node_pools.empty();
-  if (karpenter) result_.rounds.push_back({1, {}, {}, std::nullopt, {}});
+  if (karpenter) NewRound(1);
   RunQueue(queue_.order());
-  while (karpenter) {
+  while (karpenter && !stopped_) {
     ClusterRound& round = result_.rounds.back();
     if (!Provision(round)) break;
     if (static_cast<int>(result_.rounds.size()) == kMaxRounds) {
@@ -227,22 +314,87 @@ SimResult Runner::Run() {
                                  " rounds; stopped");
       break;
     }
-    result_.rounds.push_back({round.round + 1, {}, {}, std::nullopt, {}});
+    NewRound(round.round + 1);
     // New Nodes: the unschedulable pods whose rejecting plugins registered Node/Add are tried again, with the new
     // DaemonSet pods in their queue places.
     std::vector<std::uint8_t> fresh(sc_.pods.size(), 0);
     for (std::size_t idx : fresh_) fresh[idx] = 1;
     std::vector<std::size_t> active;
     std::vector<std::uint8_t> woken(sc_.pods.size(), 0);
-    for (std::size_t idx : queue_.Wake(framework::cluster_event::kNodeAdd, {})) woken[idx] = 1;
+    for (std::size_t idx : queue_.Wake(framework::cluster_event::kNodeAdd, {})) {
+      woken[idx] = 1;
+      woken_by_[idx] = queue_.wake_on(idx) & framework::cluster_event::kNodeAdd;
+      moved_by_[idx] = 0;
+    }
     for (std::size_t idx : queue_.order())
       if (woken[idx] || fresh[idx]) active.push_back(idx);
     RunQueue(std::move(active));
   }
   if (options_.progress) options_.progress(done_, done_);
-  DisruptionDryRun();
+  if (!stopped_) DisruptionDryRun();
   Finish();
   return std::move(result_);
+}
+
+void Runner::NewRound(int round) {
+  result_.rounds.push_back({round, {}, {}, std::nullopt, {}});
+  round_ = round;
+  pass_ = 0;
+  if (!timeline_) return;
+  TimelineStep step;
+  step.kind = TimelineStep::Kind::Round;
+  Record(std::move(step));
+}
+
+void Runner::Record(TimelineStep step, std::size_t events_end) {
+  step.round = round_;
+  step.pass = pass_;
+  step.events_end = std::min(events_end, result_.events.size());
+  timeline_->steps.push_back(std::move(step));
+}
+
+std::vector<QueuedPod> Runner::QueueNow(const std::vector<std::size_t>& active, std::size_t from,
+                                        framework::ClusterEvents happened,
+                                        const std::vector<std::uint8_t>& moved) const {
+  std::vector<QueuedPod> out, rest;
+  std::vector<std::uint8_t> popping(sc_.pods.size(), 0);
+  for (std::size_t k = from; k < active.size(); ++k) {
+    const std::size_t idx = active[k];
+    popping[idx] = 1;
+    QueuedPod q;
+    q.pod = pods_[idx].key;
+    q.events = ClusterEventNames(woken_by_[idx]);
+    q.moved = MoveReason(moved_by_[idx]);
+    out.push_back(std::move(q));
+  }
+  for (std::size_t idx : queue_.Unschedulable()) {
+    if (popping[idx]) continue;
+    QueuedPod q;
+    q.pod = pods_[idx].key;
+    const framework::ClusterEvents woken = queue_.wake_on(idx) & happened;
+    const std::uint8_t move = idx < moved.size() ? moved[idx] : 0;
+    if (woken || move) {
+      q.queue = QueuedPod::Queue::Backoff;
+      q.events = ClusterEventNames(woken);
+      q.moved = MoveReason(move);
+    } else {
+      q.queue = QueuedPod::Queue::Unschedulable;
+      q.events = ClusterEventNames(queue_.wake_on(idx));
+      q.message = pods_[idx].unschedulable;
+    }
+    rest.push_back(std::move(q));
+  }
+  for (const PodResult& r : pods_)
+    if (!r.scheduling_gates.empty() && r.node.empty()) {
+      QueuedPod q;
+      q.pod = r.key;
+      q.queue = QueuedPod::Queue::Gated;
+      q.gates = r.scheduling_gates;
+      rest.push_back(std::move(q));
+    }
+  std::sort(rest.begin(), rest.end(), QueuedAfterActive);
+  for (auto& q : rest) out.push_back(std::move(q));
+  return out;
 }
 
 }  // namespace kplace::sim

@@ -65,6 +65,21 @@ class Runner {
   void DisruptionDryRun();
   std::optional<Scenario> settled_;
   bool managed_input_ = false;
+  // The timeline (RunOptions::record_timeline; nullptr when not recording).
+  // Appends step in the current round and pass; events_end: SimResult::events up to it (default: all so far).
+  void Record(TimelineStep step, std::size_t events_end = static_cast<std::size_t>(-1));
+  void NewRound(int round);  // cluster mode: result_.rounds gets round (1-based)
+  // The queue now: active[from..] the rest of the pass, the waiting pods that happened or a move (moved: a MoveReason
+  // code per pod) sent to backoffQ, the other waiting pods, the gated ones.
+  std::vector<QueuedPod> QueueNow(const std::vector<std::size_t>& active, std::size_t from,
+                                  framework::ClusterEvents happened, const std::vector<std::uint8_t>& moved) const;
+  Timeline* timeline_ = nullptr;
+  int round_ = 0, pass_ = 0;
+  std::size_t attempts_ = 0;
+  bool stopped_ = false;  // RunOptions::stop_after_attempts reached
+  // Why each pod of the pass is in it: the events that woke it, a move (MoveReason code); none: it is new.
+  std::vector<framework::ClusterEvents> woken_by_;
+  std::vector<std::uint8_t> moved_by_;
   void Event(const char* type, const char* reason, const std::string& pod, std::string message) {
     result_.events.push_back({type, reason, pod, std::move(message), "", ""});
   }

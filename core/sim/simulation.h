@@ -13,6 +13,7 @@
 #include "core/karpenter/result.h"
 #include "core/model/scenario.h"
 #include "core/scheduler/explanation.h"
+#include "core/sim/timeline.h"
 
 namespace kplace::sim {
 
@@ -98,6 +99,9 @@ struct LaunchedNodeClaim {
   std::vector<Taint> startup_taints;
   std::vector<std::string> daemon_pods;  // DaemonSet pods created for the Node
   std::vector<std::string> pods;         // every pod kube-scheduler bound to it, in bind order
+  // Its Node is ready for pods (startupTaints removed). Always at the end of a run; ResultAt shows one launched and
+  // not yet initialised (not written).
+  bool initialized = true;
 };
 
 // cluster mode: one turn of the loop: kube-scheduler places what it can, the pods it leaves Unschedulable go to
@@ -177,6 +181,8 @@ struct SimResult {
   std::optional<karpenter::disruption::Report> disruption;
   // cluster mode with spec.karpenter.applyDisruption: the dry run's commands applied until nothing more.
   std::optional<DisruptionApplied> disruption_applied;
+  // scheduler and cluster modes with RunOptions::record_timeline: the run step by step.
+  std::optional<Timeline> timeline;
 };
 
 // Karpenter's disruption dry run (karpenter::disruption::DryRun): over a cluster, with the nodes provisioning
@@ -202,6 +208,12 @@ struct RunOptions {
   DisruptionApplier apply_disruption = nullptr;
   // Nodes the disruption dry run explains (karpenter::disruption::Report::explained): `kplace run --explain node/X`.
   std::vector<std::string> explain_nodes;
+  // scheduler and cluster modes: record SimResult::timeline.
+  bool record_timeline = false;
+  // scheduler and cluster modes: stop before the scheduling attempt after this many (0: run to the end). The result
+  // is the cluster as it stood then (what ResultAt rebuilds from a whole run's timeline); with record_timeline the
+  // timeline records the queue as the run held it (Timeline::stopped_queue).
+  std::size_t stop_after_attempts = 0;
 };
 
 // cluster mode, spec.karpenter.applyDisruption: first's disruption commands applied to the settled cluster in turn,

@@ -64,6 +64,39 @@ TEST(SessionTest, TextBecomesASnapshotWithTheCliResult) {
   EXPECT_EQ(snap.unplaced.size(), 1u);
 }
 
+// Runs in the frame record the timeline (the Timeline tab); the result JSON stays what `kplace run` prints. A step's
+// snapshot is the result as it stood then (sim::ResultAt), indexed like any other: the cluster view draws it.
+TEST(SessionTest, RunsInTheFrameRecordTheTimelineAndShowAStep) {
+  Session s;
+  const std::string text = PresetText("preemption-step-by-step");
+  ASSERT_TRUE(s.SetText(text));
+  const Snapshot* whole = s.snapshot();
+  ASSERT_NE(whole, nullptr);
+  ASSERT_TRUE(whole->result.timeline);
+  EXPECT_EQ(whole->result.timeline->steps.size(), 9u);
+  EXPECT_EQ(whole->result_json, io::Dump(io::ResultToJson(sim::Run(io::ParseScenario(text)))));
+  EXPECT_EQ(s.SnapshotAt(9), whole);  // the last step is the whole run
+  EXPECT_EQ(s.SnapshotAt(99), whole);
+  const Snapshot* at4 = s.SnapshotAt(4);
+  ASSERT_NE(at4, whole);
+  EXPECT_EQ(s.SnapshotAt(4), at4);  // built once per step
+  // After step 4: batch-0 deleted, web nominated and pending; web bound in the whole run.
+  const int web = at4->FindPod("default/web");
+  ASSERT_GE(web, 0);
+  EXPECT_EQ(at4->pods[web].status, PodStatus::Pending);
+  EXPECT_EQ(at4->pods[web].result->nominated_node, "node-a");
+  EXPECT_EQ(at4->pods[at4->FindPod("default/batch-0")].status, PodStatus::Preempted);
+  EXPECT_EQ(whole->pods[whole->FindPod("default/web")].status, PodStatus::Scheduled);
+  const NodeView& a = at4->nodes[at4->FindNode("node-a")];
+  ASSERT_EQ(a.pods.size(), 1u);
+  EXPECT_EQ(at4->pods[a.pods[0]].key, "default/batch-1");
+  EXPECT_EQ(at4->generation, whole->generation);
+  // karpenter mode has no timeline: every step is the snapshot itself.
+  ASSERT_TRUE(s.SetText(PresetText("consolidation-delete")));
+  EXPECT_FALSE(s.snapshot()->result.timeline);
+  EXPECT_EQ(s.SnapshotAt(0), s.snapshot());
+}
+
 // Pods listed out of key order: each view still pairs with its own pod and every key is found.
 TEST(SessionTest, PodsListedInAnyOrderAreFoundByKey) {
   std::string items =

@@ -368,6 +368,66 @@ TEST(Cli, ImportedDumpIsSummarisedAndConverts) {
 
 namespace {
 
+const std::string kStepByStep = std::string(KPLACE_SOURCE_DIR) + "/presets/preemption-step-by-step.json";
+
+// run --timeline: the result, then every step numbered; in JSON the result's "timeline".
+TEST(CliTimeline, ListsEveryStep) {
+  Output o = RunCli("run --timeline " + kStepByStep);
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("Timeline (9 steps):"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("  3. default/batch-0 deleted from node-a (preempted by default/web)"), std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("  8. attempt 2 of default/web: bound to node-a"), std::string::npos) << o.out;
+  Output j = RunCli("run --timeline --format json " + kStepByStep);
+  EXPECT_EQ(j.code, 0) << j.err;
+  const nlohmann::json doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc.at("timeline").at("steps").size(), 9u);
+  // Without the flag the document has no timeline: the result is what it was.
+  const nlohmann::json plain = nlohmann::json::parse(RunCli("run --format json " + kStepByStep).out);
+  EXPECT_FALSE(plain.contains("timeline"));
+  nlohmann::json without = doc;
+  without.erase("timeline");
+  EXPECT_EQ(without, plain);
+}
+
+// run --at N: the cluster as it stood after N steps, and kube-scheduler's queue then.
+TEST(CliTimeline, AtAStep) {
+  Output o = RunCli("run --at 5 " + kStepByStep);
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("default/web         <none>   Pending (nominated to node-a)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("default/gpu-job     <none>   Pending (not tried yet)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("At step 5 of 9: attempt 1 of default/cache"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("  backoffQ  default/web (woken by AssignedPodDelete, it preempted"), std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("  gated  default/migration (schedulingGates example.com/approval)"), std::string::npos)
+      << o.out;
+  Output j = RunCli("run --at=8 --format json " + kStepByStep);
+  EXPECT_EQ(j.code, 0) << j.err;
+  const nlohmann::json doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc.at("at").at("step"), 8);
+  EXPECT_EQ(doc.at("at").at("of"), 9);
+  EXPECT_EQ(doc.at("pods").at("default/web").at("node"), "node-a");
+  EXPECT_FALSE(doc.contains("timeline"));
+  // At the last step, the whole run.
+  nlohmann::json end = nlohmann::json::parse(RunCli("run --at 9 --format json " + kStepByStep).out);
+  end.erase("at");
+  EXPECT_EQ(end, nlohmann::json::parse(RunCli("run --format json " + kStepByStep).out));
+}
+
+TEST(CliTimeline, BadStepsAndModesExitTwo) {
+  Output past = RunCli("run --at 10 " + kStepByStep);
+  EXPECT_EQ(past.code, 2);
+  EXPECT_NE(past.err.find("--at 10: the run has 9 steps"), std::string::npos) << past.err;
+  EXPECT_TRUE(past.out.empty());
+  EXPECT_EQ(RunCli("run --at -1 " + kStepByStep).code, 2);
+  EXPECT_EQ(RunCli("run --at 2x " + kStepByStep).code, 2);
+  EXPECT_EQ(RunCli("run --at " + kStepByStep).code, 2);
+  Output karpenter = RunCli("run --timeline " + std::string(KPLACE_SOURCE_DIR) + "/presets/consolidation-delete.json");
+  EXPECT_EQ(karpenter.code, 2);
+  EXPECT_NE(karpenter.err.find("needs scheduler or cluster mode"), std::string::npos) << karpenter.err;
+  EXPECT_EQ(RunCli("run --timeline --explain default/web " + kStepByStep).code, 2);
+}
+
 const std::string kPreferNoSchedule = std::string(KPLACE_SOURCE_DIR) + "/presets/prefer-no-schedule.json";
 
 std::string FileText(const std::string& path) {

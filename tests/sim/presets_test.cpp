@@ -13,11 +13,12 @@
 namespace kplace {
 namespace {
 
-std::string RunPreset(const std::string& name) {
+std::string RunPreset(const std::string& name, bool timeline = false) {
   std::string text = testing::ReadFile(std::string(KPLACE_SOURCE_DIR) + "/presets/" + name + ".json");
   sim::RunOptions options;
   options.disruption = &karpenter::disruption::DryRun;
   options.apply_disruption = &sim::ApplyDisruption;
+  options.record_timeline = timeline;
   return io::Dump(io::ResultToJson(sim::Run(io::ParseScenario(text), options)));
 }
 
@@ -30,6 +31,14 @@ TEST_P(PresetTest, MatchesGoldenAndIsDeterministic) {
   if (std::filesystem::exists(golden)) {
     EXPECT_EQ(out, testing::ReadFile(golden));
   }
+}
+
+// A preset built to be stepped through has a golden timeline: tests/golden/<preset>.timeline.json, what
+// `kplace run --timeline --format json presets/<preset>.json` prints.
+TEST_P(PresetTest, TimelineMatchesGolden) {
+  const std::string golden = std::string(KPLACE_SOURCE_DIR) + "/tests/golden/" + GetParam() + ".timeline.json";
+  if (!std::filesystem::exists(golden)) return;
+  EXPECT_EQ(RunPreset(GetParam(), true), testing::ReadFile(golden));
 }
 
 // A preset that names settings to be compared under (kplace.dev/compare) has a golden comparison:

@@ -32,6 +32,8 @@ class SchedulingQueue {
   // The pod left the queue for good (bound, or never to be retried).
   void Done(std::size_t pod);
   bool unschedulable(std::size_t pod) const { return pod < wake_on_.size() && waiting_[pod]; }
+  // The events a waiting pod waits for.
+  framework::ClusterEvents wake_on(std::size_t pod) const { return pod < wake_on_.size() ? wake_on_[pod] : 0; }
   // The waiting pods, queue order.
   std::vector<std::size_t> Unschedulable() const;
   // The waiting pods that happened wakes (their registered events) or that moved marks, queue order.
