@@ -10,6 +10,7 @@
 #include "app/model/presets.h"
 #include "app/ui/ui.h"
 #include "core/io/compare.h"
+#include "core/io/result_writer.h"
 #include "nlohmann/json.hpp"
 #include "wasm/app_backend.h"
 
@@ -227,6 +228,62 @@ const char* kplace_app_compare_error() { return web ? web->ui.compare_error.c_st
 void kplace_app_stop_comparing() {
   Wake();
   if (web) web->session.StopComparing();
+}
+
+// The run step by step (Timeline tab): `kplace run --timeline --format json`'s "timeline" plus "step", the step the
+// cluster view shows (the number of steps for the whole run); "" when the result on screen has no timeline (karpenter
+// mode, a run in the background).
+const char* kplace_app_timeline() {
+  static std::string json;
+  json.clear();
+  const kplace::app::Snapshot* snap = web ? web->session.snapshot() : nullptr;
+  if (!snap || !snap->result.timeline) return json.c_str();
+  const std::size_t n = snap->result.timeline->steps.size();
+  const int at = web->ui.timeline_step;
+  kplace::io::JsonWriter w(json);
+  kplace::io::WriteTimeline(w, *snap->result.timeline, at < 0 || static_cast<std::size_t>(at) > n ? n : at);
+  return json.c_str();
+}
+
+// The cluster and the queue after step steps (sim::StateAt): {"bound", "deleted", "description", "initialized",
+// "launched", "nominated", "of", "pass", "queue", "round", "step"}; "" without a timeline.
+const char* kplace_app_timeline_at(int step) {
+  static std::string json;
+  json.clear();
+  const kplace::app::Snapshot* snap = web ? web->session.snapshot() : nullptr;
+  if (!snap || !snap->result.timeline) return json.c_str();
+  const auto& steps = snap->result.timeline->steps;
+  const std::size_t at = step < 0 ? steps.size() : static_cast<std::size_t>(step);
+  const kplace::sim::TimelineState st = kplace::sim::StateAt(snap->result, at);
+  kplace::io::JsonWriter w(json);
+  w.BeginObject();
+  w.Key("bound").BeginObject();
+  for (const auto& [pod, node] : st.bound) w.Member(pod, node);
+  w.EndObject();
+  w.Member("deleted", st.deleted);
+  w.Member("description", st.step > 0 ? kplace::sim::DescribeStep(steps[st.step - 1]) : "");
+  w.Member("initialized", st.initialized);
+  w.Member("launched", st.launched);
+  w.Key("nominated").BeginObject();
+  for (const auto& [pod, node] : st.nominated) w.Member(pod, node);
+  w.EndObject();
+  w.Member("of", steps.size());
+  w.Member("pass", st.pass);
+  kplace::io::WriteQueue(w.Key("queue"), st.queue);
+  w.Member("round", st.round);
+  w.Member("step", st.step);
+  w.EndObject();
+  return json.c_str();
+}
+
+// Shows the cluster after step steps (negative or past the last: the whole run). Returns 0 without a timeline.
+int kplace_app_set_step(int step) {
+  Wake();
+  const kplace::app::Snapshot* snap = web ? web->session.snapshot() : nullptr;
+  if (!snap || !snap->result.timeline) return 0;
+  web->ui.timeline_step = step < 0 || static_cast<std::size_t>(step) >= snap->result.timeline->steps.size() ? -1 : step;
+  if (step >= 0) web->ui.select_tab = "timeline";
+  return 1;
 }
 
 // The current input error, "" when the text ran.

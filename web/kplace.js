@@ -51,10 +51,18 @@
 //                     | "as it is" | "settings", settings}), with "error" instead when B could not run; null when none.
 //                     A scenario whose Simulation has the kplace.dev/compare annotation opens compared under it
 //   stopComparing()
+//   timeline()        the run step by step (the Timeline tab; scheduler and cluster modes, runs in the page's frame):
+//                     {boundAtStart, nominatedAtStart, steps: [{step, kind: round | pass | attempt | preempt | nominate
+//                     | clearNomination | provision | launch | initialize, pod, node, attempt, message, clusterEvents,
+//                     queue (pass), ...}], step: the step the cluster view shows}; null when there is none
+//   step(n?)          step(n) shows the cluster as it stood after n steps (null or past the end: the whole run) and
+//                     brings the Timeline tab to the front; step() tells where it is. Returns {step, of, description,
+//                     round, pass, queue: [{pod, queue: activeQ | backoffQ | unschedulablePods | gated, clusterEvents,
+//                     moved, message, gates}], bound, nominated, deleted, launched, initialized}; null without one
 //   targets()         the last frame's clickable edit targets in CSS pixels, {"taint:<node>:<i>" | "cordon:<node>" |
 //                     "tolerate:<node>" | "pod:<ns/name>" (a chip on a node card) | "tab:<id>" (a details tab:
-//                     pod, events, changes, compare, rounds, queue, disruption; app/ui/panels.cpp) | "compare:pin" | "compare:settings" | "compare:stop" | "disruption-node:<node>" (a
-//                     row of the Disruption tab's table: its what-if) | "change:<ns/name>" / "compare:<ns/name>" (a pod's row of the Changes / Compare tab) | "explain-node" (asks again): [x0, y0, x1, y1]} (tests click them)
+//                     pod, events, changes, compare, rounds, queue, timeline, disruption; app/ui/panels.cpp) | "compare:pin" | "compare:settings" | "compare:stop" | "disruption-node:<node>" (a
+//                     row of the Disruption tab's table: its what-if) | "change:<ns/name>" / "compare:<ns/name>" (a pod's row of the Changes / Compare tab) | "timeline:prev" | "timeline:next" | "timeline:end" | "timeline:step:<n>" (a row of the Timeline tab) | "queue:<ns/name>" (its queue at the step) | "explain-node" (asks again): [x0, y0, x1, y1]} (tests click them)
 //   frames()          frames drawn so far (tests wait on it)
 //   frameWork()       ms the app spent drawing them (its own work, not the browser's rendering): per frame over a
 //                     span, (frameWork() - w0) / (frames() - f0)
@@ -138,6 +146,8 @@ const api = {
   compare: app.compare,
   comparison: app.comparison,
   stopComparing: app.stopComparing,
+  timeline: app.timeline,
+  step: app.step,
   targets: app.targets,
   setMode: app.setMode,
   setKubernetesVersion: app.setKubernetesVersion,

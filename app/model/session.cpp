@@ -146,7 +146,7 @@ const Snapshot* Session::SnapshotAt(std::size_t step) {
   if (step_snapshot_ && step_of_ == snap && step_generation_ == snap->generation && step_ == step)
     return step_snapshot_.get();
   auto at = std::make_unique<Snapshot>();
-  at->scenario = snap->scenario;
+  at->scenario = Scenario(snap->scenario);  // not the copy assignment (run_text.cpp says why)
   at->result = sim::ResultAt(snap->result, step);
   at->explained = snap->explained;
   at->generation = snap->generation;
@@ -210,7 +210,7 @@ void Session::UpdateComparison() {
     c.error = "B (" + c.settings + "): " + ParseErrorText(e);
     return;
   }
-  io::Outcome out = io::RunScenario(std::move(scenario), /*explain_all=*/false, /*keep_scenario=*/false);
+  io::Outcome out = io::RunScenario(std::move(scenario), sim::RunOptions{}, /*keep_scenario=*/false);
   if (!out.ok) {
     c.error = "B (" + c.settings + "): " + out.error;
     return;

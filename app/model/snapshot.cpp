@@ -42,6 +42,8 @@ PodStatus StatusOf(const sim::PodResult& r, const karpenter::PodOutcome* k) {
     return PodStatus::Terminal;
   }
   if (!r.attempts.empty() || !r.unschedulable.empty()) return PodStatus::Pending;
+  // A step of the timeline (sim::ResultAt): queued, its first attempt still to come.
+  if (r.terminal_phase.empty() && !r.bound_at_start) return PodStatus::Pending;
   return PodStatus::Terminal;
 }
 
@@ -127,6 +129,8 @@ sim::SimResult JoinPods(sim::SimResult read, const Scenario& sc, PodsByKey& by_k
     } else if (!p.node_name.empty()) {
       pr.bound_at_start = true;
       pr.node = p.node_name;
+    } else if (p.Terminal()) {
+      pr.terminal_phase = p.phase;  // as the run records it (not in the document)
     }
     pr.key = std::move(key);
     pr.generated_from = p.generated_from;

@@ -79,8 +79,12 @@ float NodeCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bo
     }
     if (nv.launched || node.item_index < 0) {
       // Launched by Karpenter in this run: not in the text, so no direct edits; a badge instead of the switch.
-      const std::string badge = nv.launched ? "new \u00b7 round " + std::to_string(nv.launched->round) : "new";
-      Badge(dl, ImVec2(right - BadgeWidth(badge), y), colors::kNew, badge);
+      // A step of the timeline between its launch and its initialisation: in flight.
+      const bool launching = nv.launched && !nv.launched->initialized;
+      const std::string badge = launching     ? std::string("launching")
+                                : nv.launched ? "new \u00b7 round " + std::to_string(nv.launched->round)
+                                              : "new";
+      Badge(dl, ImVec2(right - BadgeWidth(badge), y), launching ? colors::kInFlight : colors::kNew, badge);
       if (nv.launched && ImGui::IsMouseHoveringRect(ImVec2(left, y), ImVec2(right, y + line)) &&
           ImGui::IsWindowHovered()) {
         const sim::LaunchedNodeClaim& lc = *nv.launched;
@@ -312,7 +316,10 @@ void PendingLane(const Snapshot& snap, UiState& ui) {
     } else {
       if (!r.nominated_node.empty()) ImGui::TextDisabled("nominated to %s", r.nominated_node.c_str());
       const std::string why = KarpenterWhy(pod);
-      if (!pod.karpenter) ImGui::TextUnformatted(r.unschedulable.c_str());  // kube-scheduler's FailedScheduling
+      if (!pod.karpenter && r.attempts.empty() && r.unschedulable.empty())
+        ImGui::TextDisabled("in the queue, not tried yet");  // a step of the timeline
+      else if (!pod.karpenter)
+        ImGui::TextUnformatted(r.unschedulable.c_str());  // kube-scheduler's FailedScheduling
       if (!why.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, colors::kNew);
         ImGui::TextUnformatted(why.c_str());

@@ -10,6 +10,7 @@
   PANEL(kComparePanel) \
   PANEL(kRoundsPanel) \
   PANEL(kQueuePanel) \
+  PANEL(kTimelinePanel) \
   PANEL(kDisruptionPanel) \
   /* a new panel: one line above this one */
 // clang-format on

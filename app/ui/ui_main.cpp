@@ -254,7 +254,9 @@ void DrawApp(Session& session, UiState& ui) {
   }
 
   ImGui::BeginChild("right", ImVec2(0, avail.y));
-  const Snapshot* snap = session.snapshot();
+  // A step of the timeline: the cluster and the details as they stood after it.
+  const Snapshot* snap =
+      ui.timeline_step >= 0 ? session.SnapshotAt(static_cast<std::size_t>(ui.timeline_step)) : session.snapshot();
   if (!snap) {
     ImGui::TextDisabled("No result yet: the scenario has an error.");
   } else {
@@ -264,6 +266,15 @@ void DrawApp(Session& session, UiState& ui) {
     if (ui.fit_cluster && ui.cluster_need > 0)  // embeds: all the cards, unless that leaves the tabs too little
       cluster_h = std::clamp(ui.cluster_need, Em(4), std::max(Em(4), h - below - Em(kFitInspectorEm)));
     ImGui::BeginChild("cluster", ImVec2(0, cluster_h), true);
+    if (snap != session.snapshot()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, colors::kInFlight);
+      ImGui::Text("After step %d of %zu (the Timeline tab; Left / Right to step)", ui.timeline_step,
+                  snap->result.timeline->steps.size());
+      ImGui::PopStyleColor();
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Whole run")) ui.timeline_step = -1;
+      RecordTarget(ui, "timeline:banner-end");
+    }
     UpdateMarks(session, ui);
     DrawCluster(*snap, ui, session.disruption());
     // The content's end in the child's own coordinates (scrolling does not move it) plus the bottom padding: the

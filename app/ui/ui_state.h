@@ -77,6 +77,9 @@ struct UiState {
   // drawn on their chips; rebuilt when the snapshot or the comparison changes (Session::diffs_version).
   std::unordered_map<std::string, std::uint8_t> marks;
   std::uint64_t marks_version = ~std::uint64_t{0};
+  // The Timeline tab: the cluster view shows the cluster after this many steps (Session::SnapshotAt); -1: the whole
+  // run.
+  int timeline_step = -1;
   std::string select_tab;  // a Panel::id (panels.h): brought to the front next frame (tests, a newly selected pod)
   // Embeds: the cluster view takes the height its cards need (cluster_need, last frame's) and the inspector the
   // rest, until the splitter between them is dragged. Otherwise inspector_height splits the column.

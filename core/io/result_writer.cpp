@@ -329,10 +329,11 @@ void WriteQueue(JsonWriter& w, const std::vector<sim::QueuedPod>& queue) {
   w.EndArray();
 }
 
-void WriteTimeline(JsonWriter& w, const sim::Timeline& t) {
+void WriteTimeline(JsonWriter& w, const sim::Timeline& t, long step) {
   w.BeginObject();
   WritePairs(w.Key("boundAtStart"), t.bound_at_start, "node", "pod");
   WritePairs(w.Key("nominatedAtStart"), t.nominated_at_start, "pod", "node");
+  if (step >= 0) w.Member("step", static_cast<std::int64_t>(step));
   w.Key("steps").BeginArray();
   for (std::size_t i = 0; i < t.steps.size(); ++i) {
     const sim::TimelineStep& s = t.steps[i];

@@ -45,8 +45,9 @@ Json ImportJson(const ImportSummary& in);
 double Dollars(double v);
 // {"hourly", "monthly" (x 730)}: the cost of new capacity.
 void WriteCost(JsonWriter& w, double hourly);
-// SimResult::timeline: {"boundAtStart", "nominatedAtStart", "steps" (each numbered from 1), "stoppedQueue"}.
-void WriteTimeline(JsonWriter& w, const sim::Timeline& timeline);
+// SimResult::timeline: {"boundAtStart", "nominatedAtStart", "steps" (each numbered from 1), "stoppedQueue"}; with
+// step >= 0 also "step" (the page: the step on screen).
+void WriteTimeline(JsonWriter& w, const sim::Timeline& timeline, long step = -1);
 // Queued pods: [{"clusterEvents", "gates", "message", "moved", "pod", "queue"}].
 void WriteQueue(JsonWriter& w, const std::vector<sim::QueuedPod>& queue);
 // Pretty JSON text with a trailing newline.

@@ -356,11 +356,13 @@ void Runner::Record(TimelineStep step, std::size_t events_end) {
 std::vector<QueuedPod> Runner::QueueNow(const std::vector<std::size_t>& active, std::size_t from,
                                         framework::ClusterEvents happened,
                                         const std::vector<std::uint8_t>& moved) const {
-  std::vector<QueuedPod> out, rest;
-  std::vector<std::uint8_t> popping(sc_.pods.size(), 0);
+  std::vector<QueuedPod> out;
+  // Which queue each pod is in (activeQ: the rest of the pass, listed first in its order).
+  constexpr std::uint8_t kNone = 0xff;
+  std::vector<std::uint8_t> in(pods_.size(), kNone);
   for (std::size_t k = from; k < active.size(); ++k) {
     const std::size_t idx = active[k];
-    popping[idx] = 1;
+    in[idx] = static_cast<std::uint8_t>(QueuedPod::Queue::Active);
     QueuedPod q;
     q.pod = pods_[idx].key;
     q.events = ClusterEventNames(woken_by_[idx]);
@@ -368,32 +370,33 @@ std::vector<QueuedPod> Runner::QueueNow(const std::vector<std::size_t>& active, 
     out.push_back(std::move(q));
   }
   for (std::size_t idx : queue_.Unschedulable()) {
-    if (popping[idx]) continue;
-    QueuedPod q;
-    q.pod = pods_[idx].key;
-    const framework::ClusterEvents woken = queue_.wake_on(idx) & happened;
-    const std::uint8_t move = idx < moved.size() ? moved[idx] : 0;
-    if (woken || move) {
-      q.queue = QueuedPod::Queue::Backoff;
-      q.events = ClusterEventNames(woken);
-      q.moved = MoveReason(move);
-    } else {
-      q.queue = QueuedPod::Queue::Unschedulable;
-      q.events = ClusterEventNames(queue_.wake_on(idx));
-      q.message = pods_[idx].unschedulable;
-    }
-    rest.push_back(std::move(q));
+    if (in[idx] != kNone) continue;
+    const bool woken = (queue_.wake_on(idx) & happened) || (idx < moved.size() && moved[idx]);
+    in[idx] = static_cast<std::uint8_t>(woken ? QueuedPod::Queue::Backoff : QueuedPod::Queue::Unschedulable);
   }
-  for (const PodResult& r : pods_)
-    if (!r.scheduling_gates.empty() && r.node.empty()) {
+  for (std::size_t idx = 0; idx < pods_.size(); ++idx)
+    if (!pods_[idx].scheduling_gates.empty() && pods_[idx].node.empty())
+      in[idx] = static_cast<std::uint8_t>(QueuedPod::Queue::Gated);
+  // The others by queue, then by pod.
+  const std::vector<std::uint32_t> by_key = KeyOrder(pods_);
+  for (auto queue : {QueuedPod::Queue::Backoff, QueuedPod::Queue::Unschedulable, QueuedPod::Queue::Gated})
+    for (std::uint32_t idx : by_key) {
+      if (in[idx] != static_cast<std::uint8_t>(queue)) continue;
       QueuedPod q;
-      q.pod = r.key;
-      q.queue = QueuedPod::Queue::Gated;
-      q.gates = r.scheduling_gates;
-      rest.push_back(std::move(q));
+      q.pod = pods_[idx].key;
+      q.queue = queue;
+      const framework::ClusterEvents woken = queue_.wake_on(idx) & happened;
+      if (queue == QueuedPod::Queue::Backoff) {
+        q.events = ClusterEventNames(woken);
+        q.moved = MoveReason(idx < moved.size() ? moved[idx] : 0);
+      } else if (queue == QueuedPod::Queue::Unschedulable) {
+        q.events = ClusterEventNames(queue_.wake_on(idx));
+        q.message = pods_[idx].unschedulable;
+      } else {
+        q.gates = pods_[idx].scheduling_gates;
+      }
+      out.push_back(std::move(q));
     }
-  std::sort(rest.begin(), rest.end(), QueuedAfterActive);
-  for (auto& q : rest) out.push_back(std::move(q));
   return out;
 }
 

@@ -30,6 +30,8 @@ constexpr int kMaxRounds = 16;
 // Fills the header every mode's result carries.
 SimResult NewResult(const Scenario& sc);
 void SortPodsByKey(std::vector<PodResult>& pods);
+// Positions of pods in key order.
+std::vector<std::uint32_t> KeyOrder(const std::vector<PodResult>& pods);
 // karpenter mode (karpenter_mode.cpp).
 SimResult RunKarpenter(Scenario sc, const RunOptions& options);
 

@@ -29,6 +29,14 @@ SimResult NewResult(const Scenario& sc) {
   return result;
 }
 
+std::vector<std::uint32_t> KeyOrder(const std::vector<PodResult>& pods) {
+  std::vector<std::uint32_t> order(pods.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&pods](std::uint32_t a, std::uint32_t b) { return pods[a].key < pods[b].key; });
+  return order;
+}
+
 void SortPodsByKey(std::vector<PodResult>& pods) {
   const auto by_key = [](const PodResult& a, const PodResult& b) { return a.key < b.key; };
   // Keys are unique (the parser refuses a second pod of one name), so the order is the same either way; a dump
@@ -36,10 +44,7 @@ void SortPodsByKey(std::vector<PodResult>& pods) {
   if (std::is_sorted(pods.begin(), pods.end(), by_key)) return;
   // Sort positions, then move each PodResult once: sorting the structs themselves swaps them about (and std::sort
   // over them was 8 KB of the page's wasm).
-  std::vector<std::uint32_t> order(pods.size());
-  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&pods](std::uint32_t a, std::uint32_t b) { return pods[a].key < pods[b].key; });
+  const std::vector<std::uint32_t> order = KeyOrder(pods);
   std::vector<PodResult> sorted;
   sorted.reserve(pods.size());
   for (std::uint32_t i : order) sorted.push_back(std::move(pods[i]));

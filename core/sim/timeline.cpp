@@ -23,10 +23,6 @@ const char* QueueName(QueuedPod::Queue queue) {
   return "";
 }
 
-bool QueuedAfterActive(const QueuedPod& a, const QueuedPod& b) {
-  return a.queue != b.queue ? a.queue < b.queue : a.pod < b.pod;
-}
-
 const char* MoveReason(std::uint8_t code) {
   switch (code) {
     case kMoveNominationCleared:
@@ -205,9 +201,9 @@ TimelineState StateAt(const SimResult& result, std::size_t step) {
   st.nominated.assign(nominated.begin(), nominated.end());
   st.deleted.assign(deleted.begin(), deleted.end());
   st.queue = std::move(active);
-  const std::size_t first = st.queue.size();
-  for (auto& [pod, q] : others) st.queue.push_back(std::move(q));
-  std::sort(st.queue.begin() + static_cast<std::ptrdiff_t>(first), st.queue.end(), QueuedAfterActive);
+  for (auto queue : {QueuedPod::Queue::Backoff, QueuedPod::Queue::Unschedulable, QueuedPod::Queue::Gated})
+    for (auto& [pod, q] : others)  // by pod
+      if (q.queue == queue) st.queue.push_back(std::move(q));
   return st;
 }
 

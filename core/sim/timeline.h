@@ -33,8 +33,6 @@ struct QueuedPod {
 };
 
 const char* QueueName(QueuedPod::Queue queue);  // activeQ, backoffQ, unschedulablePods, gated
-// The order of the queue's pods after activeQ (which is in pass order): by queue, then by pod.
-bool QueuedAfterActive(const QueuedPod& a, const QueuedPod& b);
 
 // Why a waiting pod moved to backoffQ without a cluster event (the run's move marks): another pod's preemption cleared
 // its nominatedNodeName, or it preempted and waits for its victims to go.
@@ -65,7 +63,7 @@ struct TimelineStep {
   // would wake it.
   std::vector<std::string> events;
   std::vector<std::string> pods;  // Launch: the DaemonSet pods created for the Node
-  std::vector<QueuedPod> queue;   // Pass: the queue as the pass starts (activeQ in pass order, then QueuedAfterActive)
+  std::vector<QueuedPod> queue;   // Pass: the queue as the pass starts (activeQ in pass order, then by queue and pod)
   std::size_t events_end = 0;     // SimResult::events recorded up to and including this step
 };
 

@@ -78,6 +78,23 @@ void Exercise(kplace::app::Session& session, kplace::app::UiState& ui, const std
     ui.compact = compact;
     Frame(session, ui);
   }
+  // The timeline: every step with its tab in front (the cluster view draws the cluster after it), then every tab and
+  // a hover sweep at the middle step.
+  if (const auto& timeline = session.snapshot()->result.timeline) {
+    const int steps = static_cast<int>(timeline->steps.size());
+    for (int step = 0; step <= steps; ++step) {
+      ui.timeline_step = step;
+      ui.select_tab = "timeline";
+      Frame(session, ui);
+    }
+    ui.timeline_step = steps / 2;
+    for (const kplace::app::Panel* panel : kplace::app::DetailPanels()) {
+      ui.select_tab = panel->id;
+      for (float y = 0; y < 800; y += 61)
+        for (float x = 0; x < 1280; x += 97) Frame(session, ui, ImVec2(x, y));
+    }
+    ui.timeline_step = -1;
+  }
   // Every direct edit of every node written in the text (Nodes Karpenter launched are not), each undone.
   struct NodeInfo {
     std::string name;

@@ -227,6 +227,11 @@ async function clickTarget(p, name, button = 'left') {
   await p.mouse.up({ button });
   await frames(p, 2);
 }
+// Whether the last frame drew a named target.
+async function targetVisible(p, name) {
+  await frames(p, 2);
+  return Boolean((await p.evaluate(() => window.kplace.targets()))[name]);
+}
 const gpuTaint = '{ "key": "dedicated", "value": "gpu", "effect": "NoSchedule" }';
 const withGpuEffect = (text, effect) => text.replace(gpuTaint, gpuTaint.replace('NoSchedule', effect));
 
@@ -354,6 +359,51 @@ test('the Compare tab: a preset opens compared, settings and a pinned result com
   assert.equal((await page.evaluate(() => window.kplace.comparison())).pods.length, 0);
   await page.evaluate(() => window.kplace.stopComparing());
   await page.evaluate(() => window.kplace.select(''));
+});
+
+test('the Timeline tab: a preemption step by step, the queue at each step, keys and clicks', async () => {
+  await page.evaluate((t) => window.kplace.load(t), preset('preemption-step-by-step'));
+  const t = await page.evaluate(() => window.kplace.timeline());
+  const want = golden('preemption-step-by-step.timeline').timeline;
+  assert.deepEqual(t.steps, want.steps);  // what `kplace run --timeline` prints
+  assert.equal(t.step, t.steps.length);   // the whole run
+  await frames(page, 2);
+  await clickTarget(page, 'tab:timeline');
+  await frames(page, 2);
+  assert.equal(await targetVisible(page, 'timeline:banner-end'), false);
+  await clickTarget(page, 'timeline:step:4');
+  await frames(page, 2);
+  let s = await page.evaluate(() => window.kplace.step());
+  assert.equal(s.step, 4);
+  assert.deepEqual(s.nominated, { 'default/web': 'node-a' });
+  assert.deepEqual(s.deleted, ['default/batch-0']);
+  assert.equal(await targetVisible(page, 'timeline:banner-end'), true);  // the cluster view shows the step
+  await page.screenshot({ path: path.join(outDir, 'timeline.png') });
+  // Right and Left step, Home goes to the start, End to the whole run.
+  await tap(page, 'ArrowRight');
+  s = await page.evaluate(() => window.kplace.step());
+  assert.equal(s.step, 5);
+  const cache = s.queue.find((q) => q.pod === 'default/cache');
+  assert.equal(cache.queue, 'backoffQ');
+  assert.deepEqual(cache.clusterEvents, ['AssignedPodDelete']);
+  assert.equal(s.queue.find((q) => q.pod === 'default/migration').queue, 'gated');
+  await tap(page, 'ArrowLeft');
+  assert.equal((await page.evaluate(() => window.kplace.step())).step, 4);
+  await tap(page, 'Home');
+  assert.equal((await page.evaluate(() => window.kplace.step())).step, 0);
+  await tap(page, 'End');
+  assert.equal((await page.evaluate(() => window.kplace.step())).step, 9);
+  // A queued pod's row selects it.
+  await page.evaluate(() => window.kplace.step(7));
+  await frames(page, 2);
+  await clickTarget(page, 'queue:default/cache');
+  assert.equal(await page.evaluate(() => window.kplace.selected()), 'default/cache');
+  await page.evaluate(() => window.kplace.step(null));
+  await page.evaluate(() => window.kplace.select(''));
+  // karpenter mode: no timeline.
+  await page.evaluate((t) => window.kplace.load(t), preset('consolidation-delete'));
+  assert.equal(await page.evaluate(() => window.kplace.timeline()), null);
+  assert.equal(await page.evaluate(() => window.kplace.step(3)), null);
 });
 
 test('add toleration from the pod inspector', async () => {

@@ -191,6 +191,31 @@ test('a link carries a comparison: settings, a pinned result, ?compare=', async 
                      again.context().close(), query.context().close(), bad.context().close()]);
 });
 
+test('a link opens at a step of the timeline: the fragment, ?step=, embeds; a step past the end says why', async () => {
+  const ctx = await newContext();
+  const page = await open(ctx);
+  await page.evaluate((t) => window.kplace.load(t), preset('preemption-step-by-step'));
+  assert.equal((await page.evaluate(() => window.kplace.step(5))).step, 5);
+  const want = await page.evaluate(() => window.kplace.step());
+  const linked = await open(await newContext(), await page.evaluate(() => window.kplace.shareLink()));
+  assert.deepEqual(await linked.evaluate(() => window.kplace.step()), want);
+  // The whole run is not a step: its link carries none.
+  await page.evaluate(() => window.kplace.step(null));
+  const whole = await open(await newContext(), await page.evaluate(() => window.kplace.shareLink()));
+  assert.equal((await whole.evaluate(() => window.kplace.step())).step, 9);
+  const query = await open(await newContext(), server.url + '?preset=preemption-step-by-step&step=3');
+  assert.equal((await query.evaluate(() => window.kplace.step())).description,
+               'default/batch-0 deleted from node-a (preempted by default/web)');
+  const embed = await open(await newContext(), server.url + '?embed=1&preset=preemption-step-by-step&step=8');
+  assert.deepEqual((await embed.evaluate(() => window.kplace.step())).bound['default/web'], 'node-a');
+  const past = await open(await newContext(), server.url + '?preset=preemption-step-by-step&step=12');
+  assert.match((await state(past)).message, /opens at step 12, but the run has 9 steps/);
+  const karpenter = await open(await newContext(), server.url + '?preset=consolidation-delete&step=1');
+  assert.match((await state(karpenter)).message, /this scenario has none/);
+  await Promise.all([ctx.close(), linked.context().close(), whole.context().close(), query.context().close(),
+                     embed.context().close(), past.context().close(), karpenter.context().close()]);
+});
+
 test('autosave restores the scenario on reload; a link keeps the last edit one click away', async () => {
   const ctx = await newContext();
   const page = await open(ctx);

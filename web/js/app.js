@@ -111,6 +111,26 @@ export function compare(settings) {
 }
 export function pinnedText() { need(); return str(mod._kplace_app_pinned_text()); }
 export function stopComparing() { need(); mod._kplace_app_stop_comparing(); }
+// The run step by step ({boundAtStart, nominatedAtStart, steps, step: what the cluster view shows}), null when the
+// result has none (karpenter mode, a run in the background).
+export function timeline() {
+  need();
+  const json = str(mod._kplace_app_timeline());
+  return json ? JSON.parse(json) : null;
+}
+// step(n): shows the cluster after n steps (null or past the end: the whole run); step(): where it is. Returns the
+// state then ({step, of, description, round, pass, queue, bound, nominated, deleted, launched, initialized}), null
+// without a timeline.
+export function step(n) {
+  need();
+  if (n !== undefined) {
+    const at = n === null ? -1 : Math.trunc(Number(n));
+    if (mod._kplace_app_set_step(Number.isFinite(at) ? at : -1) !== 1) return null;
+  }
+  const t = timeline();
+  if (!t) return null;
+  return JSON.parse(str(mod._kplace_app_timeline_at(t.step)));
+}
 export function targets() { need(); return JSON.parse(str(mod._kplace_app_targets())); }
 export function setMode(m) {
   need();

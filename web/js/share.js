@@ -1,13 +1,13 @@
 // Share links: the state (scenario text, selected pod) encoded into the fragment and decoded back, applying a
 // link's state (fragment and query) to the page, and the links and iframe snippet the overlay copies.
 // Link format: <page>#k1:<base64url(deflate-raw(JSON {s: scenario text, p: selected pod, c: compare settings,
-// a: pinned text}))> (c, a only when the Compare tab compares: under settings the scenario does not name, or with a
-// pinned result); "j1:" is the same
+// a: pinned text, t: timeline step}))> (c, a only when the Compare tab compares: under settings the scenario does not
+// name, or with a pinned result; t only when the cluster view shows a step of the timeline); "j1:" is the same
 // without compression (browsers without CompressionStream). The prefix is the format version: a later format gets a
 // new prefix and old ones keep decoding. Query parameters override the fragment, which overrides the defaults:
-// ?preset=NAME, ?mode=scheduler|karpenter|cluster, ?pod=NS/NAME, ?compare=SETTINGS, ?embed=1 (&edit=1).
-import { need, text, load, presets, loadPreset, setMode, select, selected, comparison, compare, pin, pinnedText }
-  from './app.js';
+// ?preset=NAME, ?mode=scheduler|karpenter|cluster, ?pod=NS/NAME, ?compare=SETTINGS, ?step=N, ?embed=1 (&edit=1).
+import { need, text, load, presets, loadPreset, setMode, select, selected, comparison, compare, pin, pinnedText,
+  timeline, step } from './app.js';
 import { linkOpened } from './autosave.js';
 import { say } from './overlay.js';
 import { pageBase } from './page.js';
@@ -43,6 +43,8 @@ function currentState() {
   const c = comparison();
   if (c && c.b.source === 'settings') state.c = c.b.settings;
   if (c && c.a.source === 'pinned') state.a = pinnedText();
+  const t = timeline();
+  if (t && t.step < t.steps.length) state.t = t.step;
   return state;
 }
 async function encodeState(state) {
@@ -67,18 +69,19 @@ async function decodeState(fragment) {
   }
   if (!json || typeof json.s !== 'string') throw new LinkError('it is corrupt or truncated');
   return { text: json.s, pod: typeof json.p === 'string' ? json.p : '',
-           compare: typeof json.c === 'string' ? json.c : '', pinned: typeof json.a === 'string' ? json.a : null };
+           compare: typeof json.c === 'string' ? json.c : '', pinned: typeof json.a === 'string' ? json.a : null,
+           step: Number.isInteger(json.t) && json.t >= 0 ? json.t : null };
 }
 
 // Applies a link's state to this page. Returns {ok, message}; a bad link opens the default preset.
 export async function applyLink(href) {
   const u = new URL(href, location.href);
   const q = u.searchParams;
-  let linked = null, pod = '', problem = null, settings = '', pinned = null;
+  let linked = null, pod = '', problem = null, settings = '', pinned = null, at = null;
   const fragment = u.hash.replace(/^#/, '');
   if (fragment) {
     try {
-      ({ text: linked, pod, compare: settings, pinned } = await decodeState(fragment));
+      ({ text: linked, pod, compare: settings, pinned, step: at } = await decodeState(fragment));
     } catch (e) {
       if (!(e instanceof LinkError)) throw e;
       problem = `This link could not be opened: ${e.message}. Showing the default scenario instead.`;
@@ -113,6 +116,14 @@ export async function applyLink(href) {
   if (settings && !problem) {
     const error = compare(settings);
     if (error) problem = `This link's comparison could not be set up: ${error}`;
+  }
+  if (q.get('step') !== null) at = /^[0-9]+$/.test(q.get('step')) ? Number(q.get('step')) : NaN;
+  if (at !== null && !problem) {
+    const t = timeline();
+    if (!t) problem = 'This link opens at a step of the timeline, but this scenario has none (karpenter mode, or too ' +
+      'large to run in the page\'s frame).';
+    else if (!(at <= t.steps.length)) problem = `This link opens at step ${q.get('step') ?? at}, but the run has ${t.steps.length} steps.`;
+    else step(at);
   }
   return { ok: !problem, message: problem };
 }
