@@ -3,7 +3,8 @@
 // stood after it (UiState::timeline_step: the frame draws Session::SnapshotAt) and, beside the steps,
 // kube-scheduler's queue then (sim::StateAt: activeQ, backoffQ, unschedulablePods, gated, each with why). Left and
 // Right step back and forth, Home goes to the start, End back to the whole run. Only runs in the frame record a
-// timeline (background runs do not), and karpenter mode has none (kube-scheduler does not run).
+// timeline: for a scenario that runs in the background the tab says how to get it (`kplace run --timeline`); karpenter
+// mode has none (kube-scheduler does not run).
 #include <algorithm>
 #include <string>
 
@@ -124,6 +125,13 @@ void DrawQueue(const sim::TimelineState& st, UiState& ui) {
 }
 
 void DrawTimeline(const Snapshot& snap, UiState& ui) {
+  if (!snap.result.timeline) {
+    ImGui::TextWrapped(
+        "This scenario is large enough to run in the background, which records no timeline. Step through it with "
+        "`kplace run --timeline FILE` (every step) and `kplace run --at N FILE` (the cluster and the queue after step "
+        "N).");
+    return;
+  }
   const sim::Timeline& t = *snap.result.timeline;
   const int last = static_cast<int>(t.steps.size());
   const int before = ui.timeline_step;
@@ -174,9 +182,12 @@ void DrawTimeline(const Snapshot& snap, UiState& ui) {
 }  // namespace
 
 extern const Panel kTimelinePanel;
-const Panel kTimelinePanel = {
-    "timeline",
-    [](const Snapshot& snap, const UiState&) { return std::string(snap.result.timeline ? "Timeline" : ""); },
-    [](const Snapshot& snap, const Session&, UiState& ui) { DrawTimeline(snap, ui); }};
+const Panel kTimelinePanel = {"timeline",
+                              [](const Snapshot& snap, const UiState&) {
+                                const bool background =
+                                    !snap.explained && !snap.karpenter();  // a run in the Web Worker: no timeline
+                                return std::string(snap.result.timeline || background ? "Timeline" : "");
+                              },
+                              [](const Snapshot& snap, const Session&, UiState& ui) { DrawTimeline(snap, ui); }};
 
 }  // namespace kplace::app

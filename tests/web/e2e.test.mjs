@@ -550,6 +550,10 @@ test('a 500-node / 5,000-pod scenario runs in the Web Worker while the page keep
   await frames(page, 2);
   await page.screenshot({ path: path.join(outDir, 'large-explained.png') });
   await page.evaluate(() => window.kplace.select(''));
+  // A run in the background records no timeline: the tab says how to get one.
+  assert.equal(await page.evaluate(() => window.kplace.timeline()), null);
+  await clickTarget(page, 'tab:timeline');
+  await page.screenshot({ path: path.join(outDir, 'large-timeline.png') });
   // Back to a small scenario: synchronous again, in the same call.
   assert.deepEqual(await page.evaluate((t) => window.kplace.load(t), preset('quickstart')), golden('quickstart'));
 });
