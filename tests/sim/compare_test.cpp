@@ -43,21 +43,7 @@ SimulationOverrides Settings(const std::string& text) {
   return o;
 }
 
-// One NodePool and one instance type (2 cpu, on-demand in one zone): what Karpenter needs to place a pending pod.
-json KarpenterItems() {
-  json pool = {{"apiVersion", "karpenter.sh/v1"},
-               {"kind", "NodePool"},
-               {"metadata", {{"name", "default"}}},
-               {"spec", {{"template", {{"spec", {{"requirements", json::array()}}}}}}}};
-  json type = {{"apiVersion", "kplace.dev/v1alpha1"},
-               {"kind", "InstanceType"},
-               {"metadata", {{"name", "c5.large"}}},
-               {"spec",
-                {{"capacity", {{"cpu", "2"}, {"memory", "4Gi"}, {"pods", "29"}}},
-                 {"offerings",
-                  {{{"zone", "us-east-1a"}, {"capacityType", "on-demand"}, {"price", 0.085}, {"available", true}}}}}}};
-  return {pool, type};
-}
+using testing::KarpenterItems;
 
 // A pending pod kube-scheduler has marked Unschedulable: karpenter mode provisions only such pods.
 json MarkedPod(const std::string& name, json spec = json::object()) {

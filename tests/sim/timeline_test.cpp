@@ -251,21 +251,8 @@ TEST(Timeline, PreemptionStepByStep) {
 // cluster mode: Karpenter's turn and the NodeClaims it launches are steps; a NodeClaim launched and not yet
 // initialised is shown so, and the DaemonSet pods of a launch do not exist before it.
 TEST(Timeline, ClusterModeRoundsAndLaunches) {
-  json pool = {{"apiVersion", "karpenter.sh/v1"},
-               {"kind", "NodePool"},
-               {"metadata", {{"name", "default"}}},
-               {"spec",
-                {{"template",
-                  {{"spec",
-                    {{"requirements", json::array()},
-                     {"startupTaints", {{{"key", "example.com/init"}, {"effect", "NoSchedule"}}}}}}}}}}};
-  json type = {{"apiVersion", "kplace.dev/v1alpha1"},
-               {"kind", "InstanceType"},
-               {"metadata", {{"name", "c5.large"}}},
-               {"spec",
-                {{"capacity", {{"cpu", "2"}, {"memory", "4Gi"}, {"pods", "29"}}},
-                 {"offerings",
-                  {{{"zone", "us-east-1a"}, {"capacityType", "on-demand"}, {"price", 0.085}, {"available", true}}}}}}};
+  const json karpenter =
+      testing::KarpenterItems({{"startupTaints", {{{"key", "example.com/init"}, {"effect", "NoSchedule"}}}}});
   json ds = {{"apiVersion", "apps/v1"},
              {"kind", "DaemonSet"},
              {"metadata", {{"name", "agent"}, {"namespace", "default"}}},
@@ -276,7 +263,7 @@ TEST(Timeline, ClusterModeRoundsAndLaunches) {
                  {"spec",
                   {{"tolerations", {{{"operator", "Exists"}}}},
                    {"containers", {{{"name", "a"}, {"resources", {{"requests", {{"cpu", "100m"}}}}}}}}}}}}}}};
-  json items = {Simulation("cluster"), pool, type, ds, CpuPod("web", "1", "")};
+  json items = {Simulation("cluster"), karpenter[0], karpenter[1], ds, CpuPod("web", "1", "")};
   const sim::SimResult r = RunText(List(items).dump());
   ASSERT_TRUE(r.timeline);
   const sim::Timeline& t = *r.timeline;

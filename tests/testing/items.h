@@ -24,4 +24,23 @@ inline nlohmann::json PodItem(const std::string& name, nlohmann::json spec = nlo
   return p;
 }
 
+// One NodePool "default" (no requirements; template_spec is merge-patched into its spec.template.spec) and one instance
+// type c5.large (2 cpu, 4Gi, 29 pods; on-demand in us-east-1a at $0.085): what Karpenter needs to place a pending pod.
+inline nlohmann::json KarpenterItems(nlohmann::json template_spec = nlohmann::json::object()) {
+  nlohmann::json pool = {{"apiVersion", "karpenter.sh/v1"},
+                         {"kind", "NodePool"},
+                         {"metadata", {{"name", "default"}}},
+                         {"spec", {{"template", {{"spec", {{"requirements", nlohmann::json::array()}}}}}}}};
+  pool["spec"]["template"]["spec"].merge_patch(template_spec);
+  nlohmann::json type = {
+      {"apiVersion", "kplace.dev/v1alpha1"},
+      {"kind", "InstanceType"},
+      {"metadata", {{"name", "c5.large"}}},
+      {"spec",
+       {{"capacity", {{"cpu", "2"}, {"memory", "4Gi"}, {"pods", "29"}}},
+        {"offerings",
+         {{{"zone", "us-east-1a"}, {"capacityType", "on-demand"}, {"price", 0.085}, {"available", true}}}}}}};
+  return {pool, type};
+}
+
 }  // namespace kplace::testing
