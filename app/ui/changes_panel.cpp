@@ -14,7 +14,8 @@ namespace {
 
 using Change = sim::PodChange::Kind;
 
-// One cell that may be long (a FailedScheduling message): one line, the whole text on hover.
+}  // namespace
+
 void Cell(const std::string& text) {
   ImGui::TextUnformatted(text.c_str());
   if (ImGui::IsItemHovered() && ImGui::CalcTextSize(text.c_str()).x > ImGui::GetColumnWidth()) {
@@ -25,8 +26,6 @@ void Cell(const std::string& text) {
     ImGui::EndTooltip();
   }
 }
-
-}  // namespace
 
 ImU32 ChangeColor(Change k) {
   switch (k) {

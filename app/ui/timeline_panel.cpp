@@ -111,15 +111,7 @@ void DrawQueue(const sim::TimelineState& st, UiState& ui) {
     RecordTarget(ui, "queue:" + q.pod);
     ImGui::PopID();
     ImGui::TableNextColumn();
-    const std::string why = Why(q);
-    ImGui::TextUnformatted(why.c_str());
-    if (ImGui::IsItemHovered() && ImGui::CalcTextSize(why.c_str()).x > ImGui::GetColumnWidth()) {
-      ImGui::BeginTooltip();
-      ImGui::PushTextWrapPos(Em(40));
-      ImGui::TextUnformatted(why.c_str());
-      ImGui::PopTextWrapPos();
-      ImGui::EndTooltip();
-    }
+    Cell(Why(q));
   }
   ImGui::EndTable();
 }

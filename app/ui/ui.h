@@ -45,6 +45,8 @@ bool PodChip(const PodView& pod, const UiState& ui, float max_width);
 void UpdateMarks(const Session& session, UiState& ui);
 // The colour of a change (moved, placed, ...) in the Changes and Compare tabs and on chips.
 ImU32 ChangeColor(sim::PodChange::Kind kind);
+// One table cell that may be long (a FailedScheduling message): one line, the whole text on hover (changes_panel.cpp).
+void Cell(const std::string& text);
 // Text in color, wrapped at the window's edge.
 void Wrapped(ImU32 color, const std::string& text);
 // Human quantities: cpu in cores ("1.5"), memory in binary units ("512Mi").
