@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/heap.h"
 #include "cli/render_text.h"
 #include "core/io/cluster_import.h"
 #include "core/io/compare.h"
@@ -94,6 +95,7 @@ bool ReadInput(const std::string& path, std::string& out, std::string& error) {
     out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     return !in.bad();
   }
+  kplace::cli::PrepareHeap(static_cast<std::size_t>(size));
   out.resize(static_cast<std::size_t>(size));
   in.seekg(0);
   in.read(out.data(), size);
