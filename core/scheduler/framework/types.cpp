@@ -180,6 +180,7 @@ void BuildNodeOrder(const std::vector<const Node*>& nodes, Snapshot& out) {
         ni.node = list[i];
         ni.allocatable = list[i]->allocatable;
         ni.index = static_cast<int>(out.nodes.size());
+        ni.generation = NextGeneration();  // a state of its own (see NodeScoreMemo)
         out.nodes.push_back(std::move(ni));
       }
     }

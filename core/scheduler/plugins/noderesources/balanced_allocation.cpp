@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/scheduler/framework/node_score_memo.h"
 #include "core/scheduler/plugins/names.h"
 #include "core/scheduler/plugins/noderesources/resource_allocation.h"
 
@@ -41,7 +42,9 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
                   std::vector<framework::NodeScore>& scores, Status& status) const override {
     const auto* s = state.Read<PreScoreState>(prescore_slot);
     if (resources_.empty() || !s) return framework::ScoreEach(*this, state, pod, scores, status);
-    for (auto& n : scores) n.score = Balance(*n.node, s->pod_requests);
+    // A node's score depends on its NodeInfo and the pod's request list only: remembered per generation.
+    memo_.Begin(s->pod_requests);
+    for (auto& n : scores) n.score = memo_.Score(*n.node, [&] { return Balance(*n.node, s->pod_requests); });
   }
 
   std::int64_t Score(const framework::CycleState& state, const framework::PodInfo& pod, const framework::NodeInfo& node,
@@ -112,6 +115,7 @@ class BalancedAllocation final : public framework::PreScorePlugin, public framew
 
   Features features_;
   std::vector<noderesources::ScoredResource> resources_;
+  mutable framework::NodeScoreMemo memo_;
 };
 
 }  // namespace

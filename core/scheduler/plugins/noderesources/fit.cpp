@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "core/scheduler/framework/node_score_memo.h"
 #include "core/scheduler/plugins/names.h"
 #include "core/scheduler/plugins/noderesources/resource_allocation.h"
 
@@ -126,7 +127,11 @@ class Fit final : public framework::PreFilterPlugin,
 
   void ScoreNodes(const framework::CycleState& state, const framework::PodInfo& pod,
                   std::vector<framework::NodeScore>& scores, framework::Status& status) const override {
-    framework::ScoreEach(*this, state, pod, scores, status);
+    const auto* s = state.Read<PreScoreState>(prescore_slot);
+    if (scorer_.resources().empty() || !s) return framework::ScoreEach(*this, state, pod, scores, status);
+    // A node's score depends on its NodeInfo and the pod's request list only: remembered per generation.
+    memo_.Begin(s->pod_requests);
+    for (auto& n : scores) n.score = memo_.Score(*n.node, [&] { return scorer_.Score(*n.node, s->pod_requests); });
   }
 
   std::int64_t Score(const framework::CycleState& state, const framework::PodInfo& pod, const framework::NodeInfo& node,
@@ -158,6 +163,7 @@ class Fit final : public framework::PreFilterPlugin,
   std::vector<std::string> ignored_resources_;
   std::vector<std::string> ignored_groups_;
   noderesources::ResourceAllocationScorer scorer_;
+  mutable framework::NodeScoreMemo memo_;
 };
 
 }  // namespace
