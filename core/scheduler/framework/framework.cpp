@@ -107,14 +107,12 @@ Status Framework::RunFilter(const CycleState& state, const PodInfo& pod, const N
   return {};
 }
 
-Status Framework::RunFilterWithNominatedPods(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
-                                             const Snapshot& snapshot, const Nominator* nominator) {
-  const auto* nominated = nominator ? nominator->ForNode(node.node) : nullptr;
-  if (!nominated) return RunFilter(state, pod, node);
+Status Framework::RunFilterWithNominated(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                                         const Snapshot& snapshot, const std::vector<const PodInfo*>& nominated) {
   // addGENominatedPods: only pods at least as important as the incoming one reserve their room.
   std::optional<CycleState> state_with;
   std::optional<NodeInfo> node_with;
-  for (const PodInfo* p : *nominated) {
+  for (const PodInfo* p : nominated) {
     if (p == &pod || p->priority < pod.priority) continue;
     if (!state_with) {
       state_with.emplace(state.Clone());

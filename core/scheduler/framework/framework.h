@@ -53,7 +53,13 @@ class Framework {
   // node, the filters run first with them added to a copy of the node (and of the state, via AddPod), then, if
   // that passed, on the node as it is; both must pass. Without such pods it is RunFilter.
   Status RunFilterWithNominatedPods(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
-                                    const Snapshot& snapshot, const Nominator* nominator);
+                                    const Snapshot& snapshot, const Nominator* nominator) {
+    // Inline, and the case with nominated pods out of line: most nodes have none, and the copies the other case
+    // makes (CycleState, NodeInfo) cost every call a large stack frame.
+    const auto* nominated = nominator ? nominator->ForNode(node.node) : nullptr;
+    if (!nominated) return RunFilter(state, pod, node);
+    return RunFilterWithNominated(state, pod, node, snapshot, *nominated);
+  }
   Status RunPreScore(CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,
                      const Snapshot& snapshot);
   // RunScorePlugins: Score, NormalizeScore, weight. Returns per-node totals and per-plugin parts.
@@ -84,6 +90,9 @@ class Framework {
   Plugin* Find(const std::string& name) const;
 
  private:
+  // RunFilterWithNominatedPods for a node with nominated pods.
+  Status RunFilterWithNominated(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
+                                const Snapshot& snapshot, const std::vector<const PodInfo*>& nominated);
   std::vector<std::unique_ptr<Plugin>> plugins_;
   std::vector<PreFilterPlugin*> pre_filter_;
   std::vector<FilterPlugin*> filter_;
