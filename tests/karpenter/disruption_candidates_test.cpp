@@ -103,7 +103,7 @@ TEST_P(CandidateTable, Case) {
     }
     if (c.contains("wantConsolidatable")) {
       for (const auto& [node, want] : c["wantConsolidatable"].items()) {
-        auto it = std::find_if(nodes.begin(), nodes.end(), [&](const auto& n) { return n.name == node; });
+        auto it = std::find_if(nodes.begin(), nodes.end(), [&node = node](const auto& n) { return n.name == node; });
         ASSERT_NE(it, nodes.end()) << node;
         const NodePool* pool = nullptr;
         for (const auto& p : sc.node_pools)

@@ -137,11 +137,11 @@ TEST_P(DecisionTable, Case) {
     }
     if (c.contains("wantOutcome")) {
       for (const auto& [node, methods] : c["wantOutcome"].items()) {
-        auto n = std::find_if(r.nodes.begin(), r.nodes.end(), [&](const auto& x) { return x.name == node; });
+        auto n = std::find_if(r.nodes.begin(), r.nodes.end(), [&node = node](const auto& x) { return x.name == node; });
         ASSERT_NE(n, r.nodes.end()) << node;
         for (const auto& [method, want] : methods.items()) {
-          auto v =
-              std::find_if(n->methods.begin(), n->methods.end(), [&](const auto& m) { return m.method == method; });
+          auto v = std::find_if(n->methods.begin(), n->methods.end(),
+                                [&method = method](const auto& m) { return m.method == method; });
           ASSERT_NE(v, n->methods.end()) << node << " " << method;
           EXPECT_EQ(v->outcome, want.get<std::string>()) << node << " " << method << "\n" << events;
         }

@@ -1,8 +1,8 @@
 // The wasm core's C API under node: every preset gives the native golden result, bad input gives the parse error
 // as data (never a trap), and the module keeps working afterwards; the cluster import (kplace_import) gives the
 // native goldens of tests/data/import, byte for byte what the native `kplace convert kubectl` prints (compared
-// directly when the native CLI is built: KPLACE_CLI or build/native-debug/kplace); the YAML export
-// (kplace_to_yaml) reads back as the same scenario.
+// directly when the native CLI is built: KPLACE_CLI, build/native-release/kplace or build/native-debug/kplace); the
+// YAML export (kplace_to_yaml) reads back as the same scenario.
 //   node --test tests/web/api.test.mjs        (after `cmake --build --preset wasm`)
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -149,7 +149,9 @@ describe('bad input is data, never a trap', () => {
 describe('kplace_import: the core import, what `kplace convert kubectl` prints', () => {
   const dir = path.join(repoRoot, 'tests/data/import');
   const inputs = readdirSync(dir).filter((f) => statSync(path.join(dir, f)).isFile()).sort();
-  const cli = process.env.KPLACE_CLI || path.join(repoRoot, 'build/native-debug/kplace');
+  const cli = process.env.KPLACE_CLI ||
+    ['build/native-release/kplace', 'build/native-debug/kplace'].map((f) => path.join(repoRoot, f)).find(existsSync) ||
+    path.join(repoRoot, 'build/native-release/kplace');
   const haveCli = existsSync(cli);
   test('fixtures', () => assert.ok(inputs.length >= 6, inputs.join()));
   for (const file of inputs) {
