@@ -45,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     whole = Outcome(nullptr, e.what());
   }
   try {
-    kplace::io::IncrementalScenarioParser parser{std::string(text)};
+    kplace::io::IncrementalScenarioParser parser{text};
     while (!parser.Step(1)) {
     }
     kplace::Scenario sc = parser.Take();

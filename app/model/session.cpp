@@ -55,6 +55,7 @@ std::optional<std::string> Session::PopUndo() {
 }
 
 bool Session::SetText(std::string text) {
+  pending_.reset();  // its parser reads text_ in place
   text_ = std::move(text);
   return Rerun();
 }

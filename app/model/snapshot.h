@@ -4,6 +4,7 @@
 // page's Web Worker) gives its result JSON, read by core/io/result_reader.h and joined with the scenario here.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -108,19 +109,25 @@ struct Snapshot {
 // run's `kplace run --format json`), from s.scenario and that document: s.result is then rebuilt from it.
 void IndexSnapshot(Snapshot& s, const io::Json* result_json = nullptr);
 
-// IndexSnapshot a phase at a time (a background run of a large cluster lands over several frames: Session::Tick), each
-// phase one pass over the pods or the nodes. s and result_json stay where they are until it is done.
+// IndexSnapshot a step at a time (a background run of a large cluster lands over several frames: Session::Tick): each
+// step a bounded slice of one phase's pass over the pods or the nodes (at most items_per_step of them), so no step
+// of a 150,000-pod cluster holds a frame. s and result_json stay where they are until it is done.
 class SnapshotIndexer {
  public:
-  SnapshotIndexer(Snapshot& s, const io::Json* result_json);
+  static constexpr std::size_t kItemsPerStep = 4096;
+  static constexpr std::size_t kAllAtOnce = std::size_t{1} << 24;  // the most a step takes
+  SnapshotIndexer(Snapshot& s, const io::Json* result_json, std::size_t items_per_step = kItemsPerStep);
   ~SnapshotIndexer();
-  // Runs the next phase; returns true once the snapshot is complete (six phases).
+  // Runs the next step; returns true once the snapshot is complete (and from then on).
   bool Step();
 
  private:
   struct State;
-  static void IndexPods(State& st);
-  static void IndexNodes(State& st);
+  // The current phase's next step (first: its first); true when the phase is done.
+  static bool RunPhase(State& st, bool first);
+  static bool IndexPods(State& st, bool first);
+  static bool IndexNodes(State& st, bool first);
+  static bool KarpenterPods(State& st);
   std::unique_ptr<State> state_;
 };
 // Fills Snapshot::karpenter_events and events (karpenter_events.cpp).

@@ -3,11 +3,12 @@
 namespace kplace::io {
 
 bool IncrementalScenarioParser::Split() {
-  if (text_.size() > kMaxInputBytes) return false;
-  auto layout = SplitList(text_);
+  auto layout = splitter_->Take();
+  splitter_.reset();
   if (!layout) return false;
   // Everything but the items, syntax and List checks included: the text with an empty items array.
-  std::string shell = text_.substr(0, layout->items_begin) + "[]" + text_.substr(layout->items_end);
+  const std::string shell =
+      std::string(text_.substr(0, layout->items_begin)) + "[]" + std::string(text_.substr(layout->items_end));
   if (!builder_.BeginList(ParseJsonText(shell))) return false;
   elements_ = std::move(layout->elements);
   return true;
@@ -16,8 +17,16 @@ bool IncrementalScenarioParser::Split() {
 bool IncrementalScenarioParser::Step(std::size_t max_items) {
   if (result_) return true;
   try {
-    if (!started_) {  // the split (a scan of the whole text) is a step of its own too
+    if (!started_) {
       started_ = true;
+      if (text_.size() > kMaxInputBytes) {
+        result_ = ParseScenario(text_);  // which reports the size
+        return true;
+      }
+      splitter_.emplace(text_);
+    }
+    if (splitter_) {  // the split, a scan of the whole text, a slice of it per step
+      if (!splitter_->Step(max_items * kSplitBytesPerItem)) return false;
       if (!Split()) {
         result_ = ParseScenario(text_);
         return true;
@@ -42,7 +51,6 @@ bool IncrementalScenarioParser::Step(std::size_t max_items) {
 Scenario IncrementalScenarioParser::Take() {
   Scenario sc = std::move(*result_);
   result_.reset();
-  text_.clear();
   return sc;
 }
 

@@ -2,18 +2,21 @@
 // reads a large import across frames while its Web Worker runs the same text. The result, and every error, is
 // exactly ParseScenario's.
 //
-// The text is split into the List's items with a linear scan; each Step parses some items (nlohmann, one item per
-// document) and hands them to ScenarioBuilder, as ParseScenarioJson does with the whole document. Anything the
-// scan does not recognise as a plain List, and any error, falls back to ParseScenario on the whole text, which then
-// reports the error (a syntax error ahead of a semantic one, the first one in the text) exactly as it always does.
+// The text is split into the List's items with a linear scan, a slice of the text per Step; each later Step parses some
+// items (nlohmann, one item per document) and hands them to ScenarioBuilder, as ParseScenarioJson does with the whole
+// document. Anything the scan does not recognise as a plain List, and any error, falls back to ParseScenario on the
+// whole text, which then reports the error (a syntax error ahead of a semantic one, the first one in the text) exactly
+// as it always does.
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "core/io/json_text.h"
 #include "core/io/scenario_parser.h"
 #include "core/model/scenario.h"
 
@@ -21,11 +24,17 @@ namespace kplace::io {
 
 class IncrementalScenarioParser {
  public:
-  explicit IncrementalScenarioParser(std::string text) : text_(std::move(text)) {}
+  // Reads text in place: the caller keeps it alive and unchanged until the parser is gone (the playground's session
+  // parses its own text, of tens of MB, without a copy).
+  explicit IncrementalScenarioParser(std::string_view text) : text_(text) {}
+  IncrementalScenarioParser(std::string&&) = delete;  // a temporary would be gone
+  IncrementalScenarioParser(const IncrementalScenarioParser&) = delete;
+  IncrementalScenarioParser& operator=(const IncrementalScenarioParser&) = delete;
+  static constexpr std::size_t kSplitBytesPerItem = 8 * 1024;
 
-  // Parses at most max_items more items; the first call splits the text (or, for a text that is not a plain List,
-  // parses it whole), the call after the last item finishes the scenario. Returns true when the scenario is complete
-  // (Take() it). Throws InputError as ParseScenario(text) would.
+  // Parses at most max_items more items; the first calls split the text (max_items x kSplitBytesPerItem of it per
+  // call; a text that is not a plain List is then parsed whole), the call after the last item finishes the scenario.
+  // Returns true when the scenario is complete (Take() it). Throws InputError as ParseScenario(text) would.
   bool Step(std::size_t max_items);
   // Items parsed so far, and in all (0 until the first Step).
   std::size_t done() const { return next_; }
@@ -35,10 +44,12 @@ class IncrementalScenarioParser {
   Scenario Take();
 
  private:
+  // The split's answer: the items found and the List begun (false: parse the text whole).
   bool Split();
 
-  std::string text_;
+  std::string_view text_;
   bool started_ = false;
+  std::optional<ListSplitter> splitter_;                       // while the text is split
   std::vector<std::pair<std::size_t, std::size_t>> elements_;  // [begin, end) of each item in text_
   std::size_t next_ = 0;
   ScenarioBuilder builder_;

@@ -744,63 +744,87 @@ void CheckJsonSyntax(std::string_view text) {
   }
 }
 
-std::optional<ListLayout> SplitList(std::string_view t) {
+bool ListSplitter::Step(std::size_t bytes) {
   // Items sit two levels down (the List, its items array); keep well inside the depth limit.
-  const int max_depth = kMaxJsonDepth - 4;
-  ListLayout layout;
-  bool have_items = false;
-  std::size_t i = SkipSpace(t, 0);
-  if (i >= t.size() || t[i] != '{') return std::nullopt;
-  i = SkipSpace(t, i + 1);
-  if (i < t.size() && t[i] == '}') return std::nullopt;  // no items
-  while (true) {
-    if (i >= t.size() || t[i] != '"') return std::nullopt;
-    const std::size_t key_end = SkipString(t, i);
-    if (key_end == kNone) return std::nullopt;
-    const std::string_view key = t.substr(i + 1, key_end - i - 2);
-    if (key.find('\\') != std::string_view::npos) return std::nullopt;  // an escaped key might spell "items"
-    i = SkipSpace(t, key_end);
-    if (i >= t.size() || t[i] != ':') return std::nullopt;
-    i = SkipSpace(t, i + 1);
-    if (key == "items") {
-      if (have_items || i >= t.size() || t[i] != '[') return std::nullopt;  // a repeated key: the last one wins
-      have_items = true;
-      layout.items_begin = i;
+  constexpr int kMaxDepth = kMaxJsonDepth - 4;
+  const std::string_view t = t_;
+  const std::size_t limit = bytes >= t.size() - std::min(i_, t.size()) ? t.size() : i_ + bytes;
+  // At the end of the text the next turn fails: the scan never stops short of an answer there.
+  while (state_ != kDone && state_ != kFailed && (i_ < limit || i_ >= t.size() || state_ == kStart)) {
+    std::size_t& i = i_;
+    if (state_ == kStart) {
+      i = SkipSpace(t, 0);
+      if (i >= t.size() || t[i] != '{') return Fail();
       i = SkipSpace(t, i + 1);
-      if (i < t.size() && t[i] == ']') {
-        ++i;
-      } else {
-        while (true) {
-          const std::size_t end = JsonValueEnd(t, i, max_depth);
-          if (end == kNone || end == i) return std::nullopt;
-          layout.elements.emplace_back(i, end);
-          i = SkipSpace(t, end);
-          if (i < t.size() && t[i] == ',') {
-            i = SkipSpace(t, i + 1);
-            continue;
-          }
-          if (i < t.size() && t[i] == ']') {
-            ++i;
-            break;
-          }
-          return std::nullopt;
+      if (i < t.size() && t[i] == '}') return Fail();  // no items
+      state_ = kMember;
+    } else if (state_ == kMember) {
+      if (i >= t.size() || t[i] != '"') return Fail();
+      const std::size_t key_end = SkipString(t, i);
+      if (key_end == kNone) return Fail();
+      const std::string_view key = t.substr(i + 1, key_end - i - 2);
+      if (key.find('\\') != std::string_view::npos) return Fail();  // an escaped key might spell "items"
+      i = SkipSpace(t, key_end);
+      if (i >= t.size() || t[i] != ':') return Fail();
+      i = SkipSpace(t, i + 1);
+      if (key == "items") {
+        if (have_items_ || i >= t.size() || t[i] != '[') return Fail();  // a repeated key: the last one wins
+        have_items_ = true;
+        layout_.items_begin = i;
+        i = SkipSpace(t, i + 1);
+        if (i < t.size() && t[i] == ']') {
+          layout_.items_end = ++i;
+          AfterMember();
+        } else {
+          state_ = kItem;
         }
+      } else {
+        i = JsonValueEnd(t, i, kMaxDepth);
+        if (i == kNone) return Fail();
+        AfterMember();
       }
-      layout.items_end = i;
-    } else {
-      i = JsonValueEnd(t, i, max_depth);
-      if (i == kNone) return std::nullopt;
+    } else {  // kItem
+      const std::size_t end = JsonValueEnd(t, i, kMaxDepth);
+      if (end == kNone || end == i) return Fail();
+      layout_.elements.emplace_back(i, end);
+      i = SkipSpace(t, end);
+      if (i < t.size() && t[i] == ',') {
+        i = SkipSpace(t, i + 1);
+      } else if (i < t.size() && t[i] == ']') {
+        layout_.items_end = ++i;
+        AfterMember();
+      } else {
+        return Fail();
+      }
     }
-    i = SkipSpace(t, i);
-    if (i < t.size() && t[i] == ',') {
-      i = SkipSpace(t, i + 1);
-      continue;
-    }
-    if (i < t.size() && t[i] == '}') break;
-    return std::nullopt;
   }
-  if (!have_items || SkipSpace(t, i + 1) != t.size()) return std::nullopt;
-  return layout;
+  return state_ == kDone || state_ == kFailed;
+}
+
+void ListSplitter::AfterMember() {
+  const std::string_view t = t_;
+  i_ = SkipSpace(t, i_);
+  if (i_ < t.size() && t[i_] == ',') {
+    i_ = SkipSpace(t, i_ + 1);
+    state_ = kMember;
+  } else if (i_ < t.size() && t[i_] == '}') {
+    state_ = have_items_ && SkipSpace(t, i_ + 1) == t.size() ? kDone : kFailed;
+  } else {
+    state_ = kFailed;
+  }
+}
+
+std::optional<ListLayout> ListSplitter::Take() {
+  if (state_ != kDone) return std::nullopt;
+  state_ = kFailed;  // taken
+  return std::move(layout_);
+}
+
+std::optional<ListLayout> SplitList(std::string_view t) {
+  ListSplitter splitter(t);
+  while (!splitter.Step(t.size())) {
+  }
+  return splitter.Take();
 }
 
 }  // namespace kplace::io

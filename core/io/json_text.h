@@ -66,4 +66,29 @@ struct ListLayout {
 };
 std::optional<ListLayout> SplitList(std::string_view text);
 
+// SplitList a slice at a time (the playground reads a 150,000-pod List across frames): each Step scans on until it
+// has passed `bytes` more bytes (whole items and members), and returns true once the scan is over; Take() then gives
+// SplitList's answer. text must outlive the splitter.
+class ListSplitter {
+ public:
+  explicit ListSplitter(std::string_view text) : t_(text) {}
+  bool Step(std::size_t bytes);
+  std::optional<ListLayout> Take();
+  std::size_t scanned() const { return i_; }  // bytes scanned so far
+
+ private:
+  enum State { kStart, kMember, kItem, kDone, kFailed };
+  bool Fail() {
+    state_ = kFailed;
+    return true;
+  }
+  // After a member's value: the next member, or the end of the List (nothing but space after it).
+  void AfterMember();
+  std::string_view t_;
+  State state_ = kStart;
+  std::size_t i_ = 0;
+  bool have_items_ = false;
+  ListLayout layout_;
+};
+
 }  // namespace kplace::io

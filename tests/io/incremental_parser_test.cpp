@@ -85,7 +85,8 @@ TEST(IncrementalScenarioParser, ProgressCountsItems) {
   Json list = {{"kind", "List"}, {"items", Json::array()}};
   for (int i = 0; i < 10; ++i)
     list["items"].push_back({{"kind", "Node"}, {"metadata", {{"name", "n" + std::to_string(i)}}}});
-  io::IncrementalScenarioParser parser(list.dump());
+  const std::string text = list.dump();
+  io::IncrementalScenarioParser parser(text);
   EXPECT_FALSE(parser.Step(4));  // the split
   EXPECT_EQ(parser.done(), 0u);
   EXPECT_EQ(parser.total(), 10u);
@@ -117,6 +118,45 @@ TEST(SplitList, FindsTheItems) {
   EXPECT_EQ(text[layout->items_begin], '[');
   EXPECT_EQ(text[layout->items_end - 1], ']');
   EXPECT_EQ(io::SplitList(R"({"items": []})")->elements.size(), 0u);
+}
+
+// A step at a time, any budget, the splitter answers what SplitList answers, and every step but the last scans at
+// least its budget (a truncated text included: the scan ends there with a refusal, it never stalls).
+TEST(SplitList, ASliceAtATimeGivesTheSameLayout) {
+  const std::string list = R"( { "apiVersion": "v1", "items" : [ {"a": "]}\"[{"} ,[1, [2]],
+ "x" , 3 ], "kind": {"nested": ["items"]} } )";
+  std::vector<std::string> texts = {list,
+                                    R"({"items": []})",
+                                    R"({"items": [{} {}]})",
+                                    R"({"items": [{},]})",
+                                    R"({"kind": "List"})",
+                                    R"({"items": [{}], "items": [{}]})",
+                                    "",
+                                    "{"};
+  for (std::size_t cut = 1; cut < list.size(); cut += 7) texts.push_back(list.substr(0, cut));
+  for (const std::string& text : texts) {
+    const auto whole = io::SplitList(text);
+    for (const std::size_t budget : {std::size_t{1}, std::size_t{5}, std::size_t{64}}) {
+      SCOPED_TRACE(text + " / " + std::to_string(budget));
+      io::ListSplitter splitter(text);
+      int steps = 0;
+      std::size_t before = 0;
+      while (!splitter.Step(budget)) {
+        ASSERT_LT(++steps, 10000);
+        EXPECT_GE(splitter.scanned(), before + budget);
+        before = splitter.scanned();
+      }
+      const auto sliced = splitter.Take();
+      ASSERT_EQ(sliced.has_value(), whole.has_value());
+      if (!whole) continue;
+      EXPECT_EQ(sliced->items_begin, whole->items_begin);
+      EXPECT_EQ(sliced->items_end, whole->items_end);
+      EXPECT_EQ(sliced->elements, whole->elements);
+      if (budget == 1 && whole->elements.size() > 1) {
+        EXPECT_GE(steps, static_cast<int>(whole->elements.size()));
+      }
+    }
+  }
 }
 
 TEST(SplitList, DeclinesWhatIsNotAPlainList) {
