@@ -21,6 +21,12 @@ Scenario Parse(Json items) {
                Json{{"kind", "Simulation"}, {"metadata", {{"name", "s"}}}, {"spec", {{"mode", "scheduler"}}}});
   return io::ParseScenarioJson(Json{{"kind", "List"}, {"items", items}});
 }
+// Items in braces are an array even when there is one (clang would take {item} for a copy of the item).
+Scenario Parse(std::initializer_list<Json> items) {
+  Json array = Json::array();
+  for (const Json& item : items) array.push_back(item);
+  return Parse(std::move(array));
+}
 
 TEST(Admission, PriorityFromClassAndGlobalDefault) {
   Scenario sc = Parse({Json{{"kind", "PriorityClass"}, {"metadata", {{"name", "hi"}}}, {"value", 100}},

@@ -30,6 +30,12 @@ json Simulation(const std::string& mode, const std::string& version = "1.37") {
 }
 
 json List(json items) { return {{"apiVersion", "v1"}, {"kind", "List"}, {"items", std::move(items)}}; }
+// Items in braces are an array even when there is one (clang would take {item} for a copy of the item).
+json List(std::initializer_list<json> items) {
+  json array = json::array();
+  for (const json& item : items) array.push_back(item);
+  return List(std::move(array));
+}
 
 sim::SimResult RunWith(const json& list, SimulationOverrides overrides = {}) {
   io::ParseOptions options;
