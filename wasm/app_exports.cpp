@@ -1,10 +1,15 @@
 // The functions the web shell (web/kplace.js and its modules) calls on the app: window.kplace's load, text, result,
 // setMode, select, direct edits and undo, the Web Worker's answers, the embed's height, the test targets. Each
 // takes and gives plain C data; the app behind them is wasm/app_backend.h.
+#include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "app/model/json_text.h"
 #include "app/model/presets.h"
@@ -30,6 +35,24 @@ int ApplySimulationEdit(std::optional<std::string> text) {
   return ok ? 1 : 0;
 }
 
+// Texts the page is copying into the app's heap (kplace_app_stage), by their bytes' address.
+std::vector<std::unique_ptr<std::string>>& Staged() {
+  static std::vector<std::unique_ptr<std::string>> staged;
+  return staged;
+}
+
+int LoadText(std::string text) {
+  Wake();
+  const auto& presets = kplace::app::Presets();
+  web->ui.preset = -1;  // text from elsewhere, unless it is a preset's
+  for (std::size_t i = 0; i < presets.size(); ++i)
+    if (text == presets[i].text) web->ui.preset = static_cast<int>(i);
+  web->ui.preset_edited = false;
+  const bool ok = kplace::app::ReplaceText(web->session, web->ui, std::move(text));
+  NotifyIfNew();
+  return !ok ? 0 : web->session.running() ? 2 : 1;
+}
+
 }  // namespace
 
 extern "C" {
@@ -44,16 +67,47 @@ int kplace_app_start(const unsigned char* sans, int sans_len, const unsigned cha
 // it runs in the background (the result comes through onResult).
 int kplace_app_load(const char* text) {
   if (!web) return 0;
-  Wake();
-  const std::string_view view = text ? text : "";
-  const auto& presets = kplace::app::Presets();
-  web->ui.preset = -1;  // text from elsewhere, unless it is a preset's
-  for (std::size_t i = 0; i < presets.size(); ++i)
-    if (view == presets[i].text) web->ui.preset = static_cast<int>(i);
-  web->ui.preset_edited = false;
-  const bool ok = kplace::app::ReplaceText(web->session, web->ui, std::string(view));
-  NotifyIfNew();
-  return !ok ? 0 : web->session.running() ? 2 : 1;
+  return LoadText(text ? text : "");
+}
+
+// A text of `size` UTF-8 bytes the page writes into the app's heap itself (an imported cluster's tens of MB, a slice
+// per task) and then loads with kplace_app_load_staged, which takes the buffer over: no copy, no scan for its end.
+// Returns where to write (nullptr when out of memory); before writing a slice the page calls kplace_app_stage_grow,
+// which makes the text that many bytes longer (zeroed: the first touch of fresh memory is slow too, so a slice at a
+// time as well).
+char* kplace_app_stage(double size) {
+  try {
+    auto text = std::make_unique<std::string>();
+    text->reserve(static_cast<std::size_t>(size));
+    char* data = text->data();
+    Staged().push_back(std::move(text));
+    return data;
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+
+// Grows the staged text at data by `bytes` (within the size it was staged with). Returns 0 when data is not a staged
+// text or the size would be passed.
+int kplace_app_stage_grow(char* data, double bytes) {
+  auto& staged = Staged();
+  auto it = std::find_if(staged.begin(), staged.end(), [&](const auto& t) { return t->data() == data; });
+  const auto more = static_cast<std::size_t>(bytes);
+  if (it == staged.end() || (*it)->capacity() - (*it)->size() < more) return 0;
+  (*it)->resize((*it)->size() + more);
+  return 1;
+}
+
+// Loads the staged text at data as kplace_app_load does (0 as well when data is not a staged text); unstage: frees
+// it instead (the page gave up on it).
+int kplace_app_load_staged(char* data, int unstage) {
+  auto& staged = Staged();
+  auto it = std::find_if(staged.begin(), staged.end(), [&](const auto& t) { return t->data() == data; });
+  if (it == staged.end()) return 0;
+  std::string text = std::move(**it);
+  staged.erase(it);
+  if (unstage || !web) return 0;
+  return LoadText(std::move(text));
 }
 
 // The Web Worker's answer to run seq (kplace-core's envelope). Returns 1 when it became the result on screen.

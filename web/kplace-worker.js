@@ -1,16 +1,19 @@
 // kplace's Web Worker: the same wasm core as the page (kplace-core.js/.wasm, the C API in wasm/api.cpp) for runs
 // too large for a frame, the cluster import and the YAML export. Messages are JSON-friendly objects:
-//   in:  {seq, text, pod?}             a scenario to run (seq: the app's edit generation); with pod: record that
-//                                      pod's explanation (kplace_explain)
+//   in:  {seq, text, pod?}             a scenario to run (seq: the app's edit generation; text: a string, or its
+//                                      UTF-8 bytes, a Uint8Array); with pod: record that pod's explanation
+//                                      (kplace_explain)
 //   out: {type: "progress", done, total}  while a run goes (at most every 50 ms; posted by the core itself)
 //        {seq, pod?, envelope}         the answer as text: {"status":"success","result":{...}} or the failure
 //   in:  {seq, text, disruption: true, node}  Karpenter's disruption dry run of text (kplace_disruption), with
 //                                      node's explanation when node is not ""
 //   out: {seq, disruption: true, node, envelope}
+//   in:  {type: "part", id, text}      the start of the next message's text (a long text comes in parts)
 //   in:  {type: "import", id, text}    a cluster dump (kubectl's JSON or YAML in any shape, Karpenter kwok's
 //                                      instance_types.json) to turn into a scenario: the core's kplace_import
-//   out: {type: "import", id, scenario, import} | {type: "import", id, error}  (import: the core's summary, with
-//                                      the sentence to show in import.message)
+//   out: {type: "import", id, scenarioBytes, import} | {type: "import", id, error}  (scenarioBytes: the scenario's
+//                                      UTF-8, transferred; import: the core's summary, with the sentence to show in
+//                                      import.message)
 //   in:  {type: "yaml", id, text}      a scenario to export as YAML: the core's kplace_to_yaml
 //   out: {type: "yaml", id, yaml} | {type: "yaml", id, error}
 // The page terminates and restarts the worker when a newer edit supersedes a run that is still going.
@@ -22,7 +25,7 @@ let core = null;  // the wasm core, instantiated on first use
 const getCore = () => core || (core = createKplaceCore());
 
 function callCore(mod, fn, ...strings) {
-  const ptrs = strings.map((s) => self.kplaceToUTF8(mod, s));  // js/utf8.js, as the page encodes
+  const ptrs = strings.map((s) => self.kplaceToHeap(mod, s));  // js/utf8.js, as the page encodes
   try {
     const out = fn(...ptrs);
     const text = mod.UTF8ToString(out);
@@ -33,20 +36,33 @@ function callCore(mod, fn, ...strings) {
   }
 }
 
+const parts = [];  // of the text to come
+
 self.onmessage = async (e) => {
+  if (e.data && e.data.type === 'part') {
+    parts.push(e.data.text);
+    return;
+  }
   if (e.data && (e.data.type === 'import' || e.data.type === 'yaml')) {
     // The core does the work (kplace_import / kplace_to_yaml); the page gets the envelope's fields, or its error.
-    const { type, id, text } = e.data;
+    const { type, id } = e.data;
+    const text = parts.length ? parts.splice(0).join('') + e.data.text : e.data.text;
     let answer;
     try {
       const mod = await getCore();
       const envelope = JSON.parse(callCore(mod, type === 'import' ? mod._kplace_import : mod._kplace_to_yaml, text));
       answer = envelope.status === 'success' ? envelope : { error: envelope.errors[0].message };
+      // The scenario goes to the page as UTF-8 bytes, moved, not copied: a 67 MB string would be cloned on the page's
+      // thread, and the page puts bytes in the app's heap (and hands them on to the run's worker) without encoding.
+      if (type === 'import' && typeof answer.scenario === 'string') {
+        answer.scenarioBytes = new TextEncoder().encode(answer.scenario);
+        delete answer.scenario;
+      }
     } catch (err) {
       answer = { error: `the background ${type} failed: ${err && err.message || err}` };
     }
     delete answer.status;
-    self.postMessage({ type, id, ...answer });
+    self.postMessage({ type, id, ...answer }, answer.scenarioBytes ? [answer.scenarioBytes.buffer] : []);
     return;
   }
   const { seq, text, pod, disruption, node } = e.data;

@@ -96,7 +96,7 @@
 //   that laid out a change of it (a new scenario or result, another width, the editor folded or shown).
 /* global createKplaceApp */
 import * as app from './js/app.js';
-import { attach, mod, notify, textBeingLoaded, withString } from './js/app.js';
+import { attach, mod, notify, takeTextBeingLoaded, withString } from './js/app.js';
 import { afterOpen, autosaveSoon, lastEdit, readAutosave, restoreLastEdit } from './js/autosave.js';
 import { wireControls } from './js/controls.js';
 import { contentHeight, enterEmbed, postHeight, revertReadOnlyEdit, startEmbed, updateOpenLink } from './js/embed.js';
@@ -211,7 +211,7 @@ async function start() {
       print: (t) => console.log(t),
       printErr: (t) => console.warn(t),
       onKplaceResult: () => notify(),
-      onKplaceRunAsync: (seq, textOf) => runInWorker(seq, textBeingLoaded() ?? textOf()),
+      onKplaceRunAsync: (seq, textOf) => runInWorker(seq, takeTextBeingLoaded() ?? textOf()),
       onKplaceExplainAsync: (seq, text, pod) => explainInWorker(seq, text, pod),
       onKplaceDisruptionAsync: (seq, text, node) => disruptionInWorker(seq, text, node),
       onKplaceHeight: () => postHeight(),

@@ -231,11 +231,11 @@ describe('kplace_to_yaml: the scenario as kubectl-style YAML', () => {
   });
 });
 
-// web/js/utf8.js, shared by the page and its workers: a text copied into a wasm heap a slice at a time (an imported
-// cluster, kplaceToUTF8Sliced) is the same NUL-terminated bytes as copied at once, for ASCII (sliced, pausing between
-// slices), and for text that is not (encoded at once: its UTF-8 is longer than it).
-test('js/utf8.js: a text copied a slice at a time is the bytes copied at once', async () => {
-  const sandbox = { TextEncoder };
+// web/js/utf8.js, shared by the page and its workers: a text copied into a wasm heap is its UTF-8, NUL-terminated
+// (lone surrogates as U+FFFD, as TextEncoder writes them); kplaceToHeap puts a string there the same way and UTF-8
+// bytes (an import's scenario, handed on to the run's worker) as they are.
+test('js/utf8.js: a text and its UTF-8 bytes reach the heap as the same bytes', async () => {
+  const sandbox = { TextEncoder, Uint8Array };
   sandbox.self = sandbox;
   vm.runInNewContext(readFileSync(path.join(repoRoot, 'web/js/utf8.js'), 'utf8'), sandbox);
   const mod = core.module;
@@ -243,14 +243,12 @@ test('js/utf8.js: a text copied a slice at a time is the bytes copied at once', 
   const texts = ['', 'a', 'x'.repeat(64), '{"kind": "List", "items": []}'.repeat(7), 'caf\u00e9 '.repeat(20),
                  'ascii first, then \u{1F680} late'.repeat(5), 'lone \ud800 surrogate '.repeat(4)];
   for (const text of texts) {
-    const expected = Buffer.concat([Buffer.from(new TextEncoder().encode(text)), Buffer.from([0])]);
-    const once = sandbox.kplaceToUTF8(mod, text);
-    assert.deepEqual(bytesAt(once, expected.length - 1), expected, JSON.stringify(text));
-    mod._free(once);
-    let pauses = 0;
-    const sliced = await sandbox.kplaceToUTF8Sliced(mod, text, async () => { ++pauses; }, 7);
-    assert.deepEqual(bytesAt(sliced, expected.length - 1), expected, JSON.stringify(text));
-    mod._free(sliced);
-    if (/^[\x00-\x7f]*$/.test(text)) assert.equal(pauses, Math.max(0, Math.ceil(text.length / 7) - 1), JSON.stringify(text));
+    const utf8 = new TextEncoder().encode(text);
+    const expected = Buffer.concat([Buffer.from(utf8), Buffer.from([0])]);
+    for (const ptr of [sandbox.kplaceToUTF8(mod, text), sandbox.kplaceToHeap(mod, text),
+                       sandbox.kplaceToHeap(mod, utf8)]) {
+      assert.deepEqual(bytesAt(ptr, expected.length - 1), expected, JSON.stringify(text));
+      mod._free(ptr);
+    }
   }
 });

@@ -34,10 +34,16 @@ function edit(kind, node, i, effect, pod) {
 }
 
 // The text load() is handing to the app, while it does. A large one goes straight on to the Web Worker: the worker
-// takes this string instead of a copy out of wasm memory (the same text; both convert it to UTF-8 the same way).
+// takes this string (or these UTF-8 bytes) instead of a copy out of wasm memory (the same text; both convert it to
+// UTF-8 the same way).
 let loading = null;
-export function textBeingLoaded() { return loading; }
-// Hands text, already in the app's heap at ptr, to the app (textBeingLoaded() is text meanwhile) and frees ptr.
+// The text being loaded, once: bytes handed on are moved away.
+export function takeTextBeingLoaded() {
+  const t = loading;
+  loading = null;
+  return t;
+}
+// Hands text, already in the app's heap at ptr, to the app (takeTextBeingLoaded() gives text meanwhile) and frees ptr.
 function loadAt(t, ptr) {
   loading = t;
   try {
@@ -53,12 +59,29 @@ export function load(text) {
   const t = String(text);
   return loadAt(t, self.kplaceToUTF8(mod, t));
 }
-// load() of an imported cluster: the text reaches the app's heap a slice per task (js/utf8.js), so the page keeps
-// drawing while tens of MB are copied; then it loads as load() does, and resolves with what load() returns.
-export async function loadSliced(text) {
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+// load() of an imported cluster's UTF-8 bytes (a Uint8Array): they reach the app's heap a slice per task, so the page
+// keeps drawing while tens of MB are copied, into a buffer the app then takes over (no copy, no encoding), and are
+// moved on to the run's Web Worker; resolves with what load() returns.
+export async function loadSliced(bytes, slice = 1 << 22) {
   need();
-  const t = String(text);
-  return loadAt(t, await self.kplaceToUTF8Sliced(mod, t, () => new Promise((resolve) => setTimeout(resolve, 0))));
+  const at = mod._kplace_app_stage(bytes.length);
+  if (!at) throw new Error(`no memory for a text of ${bytes.length} bytes`);
+  let loaded = false;
+  try {
+    for (let i = 0; i < bytes.length; i += slice) {
+      if (i > 0) await nextTask();
+      const part = bytes.subarray(i, i + slice);
+      if (!mod._kplace_app_stage_grow(at, part.length)) throw new Error('the staged text went away');
+      mod.HEAPU8.set(part, at + i);  // HEAPU8 read anew: the heap may have grown
+    }
+    loading = bytes;
+    loaded = true;
+    return mod._kplace_app_load_staged(at, 0) === 1 ? result() : null;
+  } finally {
+    loading = null;
+    if (!loaded) mod._kplace_app_load_staged(at, 1);  // frees it
+  }
 }
 export function text() { need(); return str(mod._kplace_app_text()); }
 export function textBytes() { return mod ? mod._kplace_app_text_bytes() : 0; }

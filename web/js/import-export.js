@@ -52,7 +52,7 @@ export async function importText(t, filename = '') {
     step(`Loading ${s.nodes} nodes, ${s.podsBound + s.podsPending} pods\u2026`);
     await new Promise((r) => setTimeout(r, 0));
     forgetLink();
-    await loadSliced(answer.scenario);
+    await loadSliced(answer.scenarioBytes);
     if (location.hash || location.search) history.replaceState(null, '', pageBase() + (embedMode ? location.search : ''));
     const err = error();
     say(err ? `${s.message} The scenario has an error: ${err}` : s.message, { error: !!err });

@@ -5,8 +5,7 @@
 // The browser's TextEncoder writes straight into the heap (Emscripten's stringToUTF8 is a loop in JS: a 67 MB
 // import took 0.35 s of a frame, now 0.18 s). An ASCII text is as many bytes as characters; a text with other
 // characters is encoded once more at its real length. Lone surrogates become U+FFFD, as TextEncoder does.
-// Returns the pointer (malloc'ed, NUL-terminated): the caller frees it. kplaceToUTF8Sliced does the same a slice at a
-// time, awaiting pause() between slices (the page reading in an imported cluster keeps drawing).
+// Returns the pointer (malloc'ed, NUL-terminated): the caller frees it.
 'use strict';
 self.kplaceToUTF8 = function kplaceToUTF8(mod, text) {
   let ptr = mod._malloc(text.length + 1);
@@ -23,19 +22,11 @@ self.kplaceToUTF8 = function kplaceToUTF8(mod, text) {
   return ptr;
 };
 
-self.kplaceToUTF8Sliced = async function kplaceToUTF8Sliced(mod, text, pause, slice = 1 << 22) {
-  if (text.length <= slice) return self.kplaceToUTF8(mod, text);
+// A text as kplaceToUTF8 puts it in the heap, or UTF-8 bytes (a Uint8Array) as they are.
+self.kplaceToHeap = function kplaceToHeap(mod, text) {
+  if (!(text instanceof Uint8Array)) return self.kplaceToUTF8(mod, text);
   const ptr = mod._malloc(text.length + 1);
-  const encoder = new TextEncoder();
-  for (let at = 0; at < text.length; at += slice) {
-    if (at > 0) await pause();
-    const part = text.substring(at, at + slice);
-    const { written } = encoder.encodeInto(part, mod.HEAPU8.subarray(ptr + at, ptr + at + part.length));
-    if (written !== part.length) {  // not ASCII: the text's UTF-8 is longer than it; encoded at once instead
-      mod._free(ptr);
-      return self.kplaceToUTF8(mod, text);
-    }
-  }
+  mod.HEAPU8.set(text, ptr);
   mod.HEAPU8[ptr + text.length] = 0;
   return ptr;
 };

@@ -78,7 +78,8 @@ const askDisruption = onDemandWorker(({ seq, node, envelope }) => {
 });
 export function disruptionInWorker(seq, text, node) { askDisruption({ seq, text, disruption: true, node }); }
 
-// The app's onKplaceRunAsync.
+// The app's onKplaceRunAsync. text: a string, or UTF-8 bytes (an import's, which the page no longer needs: moved to the
+// worker, not copied).
 export function runInWorker(seq, text) {
   if (worker && workerBusy) {
     worker.terminate();
@@ -88,13 +89,15 @@ export function runInWorker(seq, text) {
   workerBusy = true;
   showProgress(0, 0);
   worker.seq = seq;
-  worker.postMessage({ seq, text });
+  const whole = text instanceof Uint8Array && text.byteOffset === 0 && text.byteLength === text.buffer.byteLength;
+  worker.postMessage({ seq, text }, whole ? [text.buffer] : []);
 }
 
 // One-off jobs for the core in a short-lived worker, off the main thread: "import" (a cluster dump's text ->
-// {scenario, import}: kplace_import) and "yaml" (a scenario -> {yaml}: kplace_to_yaml). Resolves with the worker's
-// answer, or {error}.
-export function coreTask(type, text) {
+// {scenarioBytes, import}: kplace_import) and "yaml" (a scenario -> {yaml}: kplace_to_yaml). Resolves with the
+// worker's answer, or {error}. A long text goes over in parts, a task each: posting 67 MB at once is a structured
+// clone that holds the page's thread for a quarter of a second.
+export function coreTask(type, text, part = 1 << 22) {
   return new Promise((resolve) => {
     const w = new Worker('kplace-worker.js');
     const id = ++taskSeq;
@@ -108,6 +111,13 @@ export function coreTask(type, text) {
       w.terminate();
       resolve({ error: e.message || `the ${type} worker failed` });
     };
-    w.postMessage({ type, id, text });
+    (async () => {
+      let at = 0;
+      for (; typeof text === 'string' && text.length - at > part; at += part) {
+        w.postMessage({ type: 'part', id, text: text.substring(at, at + part) });
+        await new Promise((next) => setTimeout(next, 0));
+      }
+      w.postMessage({ type, id, text: at ? text.substring(at) : text });
+    })();
   });
 }
