@@ -1,5 +1,6 @@
 #include "core/io/json_reader.h"
 
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -29,25 +30,29 @@ std::string JsonTypeName(const Json& v) {
 }
 
 namespace {
-std::string Quote(const std::string& s) {
-  std::string out = "\"";
+// Writes s quoted for a message: at most 80 characters, '"' and '\\' escaped, control characters as '?'.
+template <typename Out>
+void QuoteTo(std::string_view s, Out&& out) {
+  out("\"");
   std::size_t n = 0;
-  for (char c : s) {
+  for (const char& c : s) {
     if (++n > 80) {
-      out += "...";
+      out("...");
       break;
     }
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      out += '?';
-      continue;
-    }
-    out += c;
+    if (c == '"' || c == '\\') out("\\");
+    out(static_cast<unsigned char>(c) < 0x20 ? std::string_view("?") : std::string_view(&c, 1));
   }
-  return out + "\"";
+  out("\"");
 }
 
-bool PlainKey(const std::string& k) {
+std::string Quote(std::string_view s) {
+  std::string out;
+  QuoteTo(s, [&out](std::string_view part) { out += part; });
+  return out;
+}
+
+bool PlainKey(std::string_view k) {
   if (k.empty()) return false;
   for (char c : k)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_')) return false;
@@ -55,12 +60,26 @@ bool PlainKey(const std::string& k) {
 }
 }  // namespace
 
-Reader Reader::Key(const std::string& key) const {
-  if (PlainKey(key)) return Field(key);
-  return Reader(item_, path_ + "[" + Quote(key) + "]");
+Reader Reader::Index(std::size_t i) const {
+  Reader r(item_, path_);
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof(digits), i).ptr;
+  r.path_.Append("[");
+  r.path_.Append(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+  r.path_.Append("]");
+  return r;
 }
 
-void Reader::Fail(const std::string& what) const { FailInput(*item_, path_, what); }
+Reader Reader::Key(std::string_view key) const {
+  if (PlainKey(key)) return Field(key);
+  Reader r(item_, path_);
+  r.path_.Append("[");
+  QuoteTo(key, [&r](std::string_view part) { r.path_.Append(part); });
+  r.path_.Append("]");
+  return r;
+}
+
+void Reader::Fail(const std::string& what) const { FailInput(*item_, path(), what); }
 
 // The getters look names up as string_views: a const char* is measured (strlen) at every comparison of the object's
 // map, which WebAssembly does not inline (an import spent a tenth of its time there).

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "core/model/input_error.h"
 #include "core/model/labels.h"
@@ -23,14 +24,20 @@ using kplace::InputError;
 // Where we are: the item prefix ("items[3] (Pod default/web)") and a path inside it.
 class Reader {
  public:
-  Reader(std::string item, std::string path)
-      : item_(std::make_shared<const std::string>(std::move(item))), path_(std::move(path)) {}
+  Reader(std::string item, std::string_view path) : item_(std::make_shared<const std::string>(std::move(item))) {
+    path_.Assign(path);
+  }
 
-  Reader Field(const std::string& name) const { return Reader(item_, path_.empty() ? name : path_ + "." + name); }
-  Reader Index(std::size_t i) const { return Reader(item_, path_ + "[" + std::to_string(i) + "]"); }
-  Reader Key(const std::string& key) const;  // map key: path.key or path["weird.key"]
+  Reader Field(std::string_view name) const {
+    Reader r(item_, path_);
+    if (!path_.empty()) r.path_.Append(".");
+    r.path_.Append(name);
+    return r;
+  }
+  Reader Index(std::size_t i) const;
+  Reader Key(std::string_view key) const;  // map key: path.key or path["weird.key"]
   [[noreturn]] void Fail(const std::string& what) const;
-  const std::string& path() const { return path_; }
+  std::string path() const { return std::string(path_.view()); }
 
   // Each getter: absent or null -> nullopt; present with the wrong type -> error.
   const Json* Object(const Json& parent, const char* name) const;  // returns nullptr when absent/null
@@ -59,10 +66,44 @@ class Reader {
   NodeSelectorTerm AsNodeSelectorTerm(const Json& v, bool lazy = false) const;
 
  private:
-  Reader(std::shared_ptr<const std::string> item, std::string path) : item_(std::move(item)), path_(std::move(path)) {}
+  // A JSON path kept inline: a reader is made per field read (most paths fit in the buffer; a longer one continues
+  // on the heap), so reading a field allocates nothing. Only an error turns the path into a string.
+  class Path {
+   public:
+    Path() = default;
+    Path(const Path& o) { Assign(o.view()); }
+    Path& operator=(const Path& o) {
+      if (this != &o) Assign(o.view());
+      return *this;
+    }
+    bool empty() const { return size_ == 0; }
+    std::string_view view() const { return heap_.empty() ? std::string_view(inline_, size_) : std::string_view(heap_); }
+    void Assign(std::string_view text) {
+      heap_.clear();
+      size_ = 0;
+      Append(text);
+    }
+    void Append(std::string_view text) {
+      if (heap_.empty() && size_ + text.size() <= sizeof(inline_)) {
+        text.copy(inline_ + size_, text.size());
+        size_ += text.size();
+        return;
+      }
+      if (heap_.empty()) heap_.assign(inline_, size_);
+      heap_.append(text);
+      size_ = heap_.size();
+    }
+
+   private:
+    std::size_t size_ = 0;
+    char inline_[200];  // fits node affinity's deepest paths (spec.affinity.nodeAffinity...values[i])
+    std::string heap_;  // the whole path once it outgrows inline_
+  };
+
+  Reader(std::shared_ptr<const std::string> item, const Path& path) : item_(std::move(item)), path_(path) {}
   // Shared by every Reader of one item: a field read copies a pointer, not the item's name.
   std::shared_ptr<const std::string> item_;
-  std::string path_;
+  Path path_;
 };
 
 std::string JsonTypeName(const Json& v);
