@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 
 namespace kplace {
 
@@ -182,7 +183,7 @@ constexpr const char* kSubdomainRegexMsg =
 bool IsAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
 
 // ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
-bool IsQualifiedNamePart(const std::string& s) {
+bool IsQualifiedNamePart(std::string_view s) {
   if (s.empty() || !IsAlnum(s.front()) || !IsAlnum(s.back())) return false;
   for (char c : s)
     if (!IsAlnum(c) && c != '-' && c != '_' && c != '.') return false;
@@ -190,16 +191,16 @@ bool IsQualifiedNamePart(const std::string& s) {
 }
 
 // [a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*
-bool IsDNS1123Subdomain(const std::string& s) {
+bool IsDNS1123Subdomain(std::string_view s) {
   auto lower_alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
   std::size_t start = 0;
   while (true) {
     std::size_t end = s.find('.', start);
-    std::string label = s.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    std::string_view label = s.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
     if (label.empty() || !lower_alnum(label.front()) || !lower_alnum(label.back())) return false;
     for (char c : label)
       if (!lower_alnum(c) && c != '-') return false;
-    if (end == std::string::npos) return true;
+    if (end == std::string_view::npos) return true;
     start = end + 1;
   }
 }
@@ -225,7 +226,7 @@ std::string Child(const std::string& path, const char* name) { return path.empty
 
 std::vector<std::string> LabelKeyErrors(const std::string& key) {
   std::vector<std::string> errs;
-  std::string name = key;
+  std::string_view name = key;
   auto slash = key.find('/');
   if (slash != std::string::npos) {
     if (key.find('/', slash + 1) != std::string::npos) {
@@ -233,8 +234,8 @@ std::vector<std::string> LabelKeyErrors(const std::string& key) {
                      " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
       return errs;
     }
-    std::string prefix = key.substr(0, slash);
-    name = key.substr(slash + 1);
+    std::string_view prefix = std::string_view(key).substr(0, slash);
+    name = std::string_view(key).substr(slash + 1);
     if (prefix.empty()) {
       errs.push_back("prefix part must be non-empty");
     } else {
@@ -290,9 +291,10 @@ LabelRequirement NewRequirement(const std::string& key, SelectorOp op, const std
   for (const auto& v : values) req.values.push_back(Intern(v));
   if (auto msgs = LabelKeyErrors(key); !msgs.empty())
     errors.push_back({"Invalid value", Child(path, "key"), GoQuote(key), Join(msgs, "; ")});
-  std::string values_path = Child(path, "values");
+  // Built only for a message: a requirement is parsed per selector of every pod.
+  auto values_path = [&path] { return Child(path, "values"); };
   auto bad_list = [&](const char* detail) {
-    errors.push_back({"Invalid value", values_path, GoStringSlice(values, values_nil), detail});
+    errors.push_back({"Invalid value", values_path(), GoStringSlice(values, values_nil), detail});
   };
   switch (op) {
     case SelectorOp::In:
@@ -312,7 +314,7 @@ LabelRequirement NewRequirement(const std::string& key, SelectorOp op, const std
       for (std::size_t i = 0; i < values.size(); ++i) {
         auto n = ParseDecimalInt64(values[i]);
         if (!n) {
-          errors.push_back({"Invalid value", values_path + "[" + std::to_string(i) + "]", GoQuote(values[i]),
+          errors.push_back({"Invalid value", values_path() + "[" + std::to_string(i) + "]", GoQuote(values[i]),
                             "for 'Gt', 'Lt' operators, the value must be an integer"});
         } else if (i == 0) {
           req.number = *n;
@@ -322,7 +324,7 @@ LabelRequirement NewRequirement(const std::string& key, SelectorOp op, const std
   }
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (auto msgs = LabelValueErrors(values[i]); !msgs.empty())
-      errors.push_back({"Invalid value", values_path + "[" + std::to_string(i) + "][" + key + "]", GoQuote(values[i]),
+      errors.push_back({"Invalid value", values_path() + "[" + std::to_string(i) + "][" + key + "]", GoQuote(values[i]),
                         Join(msgs, "; ")});
   }
   return req;
