@@ -358,7 +358,7 @@ std::string ScenarioBuilder::GenerateName(const std::string& kind, const std::st
     for (char c : prefix + "#" + std::to_string(n)) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
     std::string name = prefix;
     for (int k = 0; k < 5; ++k, h /= 27) name += kAlphabet[h % 27];
-    if (!seen_.count(kind + " " + (namespaced ? ns + "/" : "") + name)) return name;
+    if (!seen_.Contains(kind + " " + (namespaced ? ns + "/" : "") + name)) return name;
   }
 }
 
@@ -426,9 +426,12 @@ void ScenarioBuilder::AddObject(const Json& given, const std::string& label, con
   if (auto a = item.find("apiVersion"); a != item.end() && a->is_string()) api_version = a->get<std::string>();
 
   auto check_duplicate = [&]() {
-    std::string key = item_kind + " " + (namespaced ? ns + "/" : "") + name;
-    if (auto [it, inserted] = seen.emplace(key, label); !inserted)
-      r.Fail("duplicate " + Describe(item_kind, namespaced ? ns : "", name) + " (also " + it->second + ")");
+    std::string& key = key_;
+    key.assign(item_kind).append(" ");
+    if (namespaced) key.append(ns).append("/");
+    key.append(name);
+    if (auto also = seen.Insert(key, label))
+      r.Fail("duplicate " + Describe(item_kind, namespaced ? ns : "", name) + " (also " + *also + ")");
   };
 
   if (UsesVolumeClaims(item, item_kind)) ++sc.import.volume_claims;
@@ -787,9 +790,8 @@ void ScenarioBuilder::ExpandWorkloads() {
             if (v.name == t.meta.name) v.claim_name = StatefulSetClaimName(t.meta.name, w.meta.name, i);
       p.item_index = w.item_index;
       p.generated_from = w.kind + "/" + w.meta.name;
-      if (auto [it, inserted] = seen.emplace(pod_key, sc.ItemLabel(w.item_index)); !inserted)
-        r.Fail("expands into Pod " + p.meta.namespace_ + "/" + p.meta.name + ", which " + it->second +
-               " already defines");
+      if (auto also = seen.Insert(pod_key, sc.ItemLabel(w.item_index)))
+        r.Fail("expands into Pod " + p.meta.namespace_ + "/" + p.meta.name + ", which " + *also + " already defines");
       sc.pods.push_back(std::move(p));
     }
   }

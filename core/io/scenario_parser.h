@@ -13,6 +13,7 @@
 
 #include "core/io/json_reader.h"
 #include "core/io/json_text.h"
+#include "core/io/object_keys.h"
 #include "core/io/object_parsers.h"
 #include "core/model/scenario.h"
 
@@ -73,7 +74,8 @@ class ScenarioBuilder {
   ParseOptions options_;
   Scenario sc_;
   std::vector<ReleaseDependentPodCheck> deferred_checks_;  // run by Finish, once the release is known
-  std::unordered_map<std::string, std::string> seen_;      // "Kind ns/name" -> item label
+  ObjectKeys seen_;                                        // "Kind ns/name" -> item label
+  std::string key_;                                        // AddObject's key, built in place
   std::size_t next_index_ = 0;                             // items added so far (the next item_index)
   std::string list_kind_, list_api_version_;               // BeginList: the kind its items imply
   std::string list_prefix_;                                // ... and how errors name its document
