@@ -339,6 +339,10 @@ int main(int argc, char** argv) {
     if (!instance_types_file.empty()) {
       if (!AddInstanceTypes(scenario, instance_types_file, kwok_text)) return 2;
     }
+    // The scenario holds what it needs of the text: its memory goes back to the heap for the run's own use (the
+    // peak is at the end of the run; 8.4 MB of 66 for 5,000 nodes / 10,000 pods, each first touch of it a fault).
+    std::string().swap(text);
+    std::string().swap(kwok_text);
     if (cmd == "validate") {
       for (const auto& w : scenario.warnings) std::cerr << "warning: " << w << "\n";
       std::cout << file << ": valid (" << scenario.nodes.size() << " nodes, " << scenario.pods.size() << " pods)\n";
