@@ -28,12 +28,7 @@ class Reader {
     path_.Assign(path);
   }
 
-  Reader Field(std::string_view name) const {
-    Reader r(item_, path_);
-    if (!path_.empty()) r.path_.Append(".");
-    r.path_.Append(name);
-    return r;
-  }
+  Reader Field(std::string_view name) const;
   Reader Index(std::size_t i) const;
   Reader Key(std::string_view key) const;  // map key: path.key or path["weird.key"]
   [[noreturn]] void Fail(const std::string& what) const;
@@ -71,28 +66,12 @@ class Reader {
   class Path {
    public:
     Path() = default;
-    Path(const Path& o) { Assign(o.view()); }
-    Path& operator=(const Path& o) {
-      if (this != &o) Assign(o.view());
-      return *this;
-    }
+    Path(const Path& o);
+    Path& operator=(const Path& o);
     bool empty() const { return size_ == 0; }
     std::string_view view() const { return heap_.empty() ? std::string_view(inline_, size_) : std::string_view(heap_); }
-    void Assign(std::string_view text) {
-      heap_.clear();
-      size_ = 0;
-      Append(text);
-    }
-    void Append(std::string_view text) {
-      if (heap_.empty() && size_ + text.size() <= sizeof(inline_)) {
-        text.copy(inline_ + size_, text.size());
-        size_ += text.size();
-        return;
-      }
-      if (heap_.empty()) heap_.assign(inline_, size_);
-      heap_.append(text);
-      size_ = heap_.size();
-    }
+    void Assign(std::string_view text);
+    void Append(std::string_view text);
 
    private:
     std::size_t size_ = 0;
