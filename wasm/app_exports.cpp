@@ -1,7 +1,6 @@
 // The functions the web shell (web/kplace.js and its modules) calls on the app: window.kplace's load, text, result,
 // setMode, select, direct edits and undo, the Web Worker's answers, the embed's height, the test targets. Each
 // takes and gives plain C data; the app behind them is wasm/app_backend.h.
-#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <new>
@@ -39,6 +38,13 @@ int ApplySimulationEdit(std::optional<std::string> text) {
 std::vector<std::unique_ptr<std::string>>& Staged() {
   static std::vector<std::unique_ptr<std::string>> staged;
   return staged;
+}
+
+// The staged text whose bytes start at data, or nullptr.
+std::string* FindStaged(const char* data) {
+  for (const auto& t : Staged())
+    if (t->data() == data) return t.get();
+  return nullptr;
 }
 
 int LoadText(std::string text) {
@@ -90,22 +96,20 @@ char* kplace_app_stage(double size) {
 // Grows the staged text at data by `bytes` (within the size it was staged with). Returns 0 when data is not a staged
 // text or the size would be passed.
 int kplace_app_stage_grow(char* data, double bytes) {
-  auto& staged = Staged();
-  auto it = std::find_if(staged.begin(), staged.end(), [&](const auto& t) { return t->data() == data; });
+  std::string* text = FindStaged(data);
   const auto more = static_cast<std::size_t>(bytes);
-  if (it == staged.end() || (*it)->capacity() - (*it)->size() < more) return 0;
-  (*it)->resize((*it)->size() + more);
+  if (!text || text->capacity() - text->size() < more) return 0;
+  text->resize(text->size() + more);
   return 1;
 }
 
 // Loads the staged text at data as kplace_app_load does (0 as well when data is not a staged text); unstage: frees
 // it instead (the page gave up on it).
 int kplace_app_load_staged(char* data, int unstage) {
-  auto& staged = Staged();
-  auto it = std::find_if(staged.begin(), staged.end(), [&](const auto& t) { return t->data() == data; });
-  if (it == staged.end()) return 0;
-  std::string text = std::move(**it);
-  staged.erase(it);
+  std::string* staged = FindStaged(data);
+  if (!staged) return 0;
+  std::string text = std::move(*staged);
+  std::erase_if(Staged(), [staged](const auto& t) { return t.get() == staged; });
   if (unstage || !web) return 0;
   return LoadText(std::move(text));
 }

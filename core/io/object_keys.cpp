@@ -21,14 +21,16 @@ std::uint32_t ObjectKeys::Find(std::string_view key, std::uint64_t hash) const {
   }
 }
 
+void ObjectKeys::Place(std::vector<std::uint32_t>& slots, std::uint32_t e) const {
+  const std::size_t mask = slots.size() - 1;
+  std::size_t at = static_cast<std::size_t>(entries_[e].hash) & mask;
+  while (slots[at] != kNone) at = (at + 1) & mask;
+  slots[at] = e;
+}
+
 void ObjectKeys::Grow() {
   std::vector<std::uint32_t> slots(slots_.empty() ? 1024 : slots_.size() * 2, kNone);
-  const std::size_t mask = slots.size() - 1;
-  for (std::uint32_t e = 0; e < entries_.size(); ++e) {
-    std::size_t at = static_cast<std::size_t>(entries_[e].hash) & mask;
-    while (slots[at] != kNone) at = (at + 1) & mask;
-    slots[at] = e;
-  }
+  for (std::uint32_t e = 0; e < entries_.size(); ++e) Place(slots, e);
   slots_ = std::move(slots);
 }
 
@@ -44,10 +46,7 @@ std::optional<std::string> ObjectKeys::Insert(std::string_view key, std::string_
       {hash, text_.size(), static_cast<std::uint32_t>(key.size()), static_cast<std::uint32_t>(label.size())});
   text_.append(key);
   text_.append(label);
-  const std::size_t mask = slots_.size() - 1;
-  std::size_t at = static_cast<std::size_t>(hash) & mask;
-  while (slots_[at] != kNone) at = (at + 1) & mask;
-  slots_[at] = static_cast<std::uint32_t>(entries_.size() - 1);
+  Place(slots_, static_cast<std::uint32_t>(entries_.size() - 1));
   return std::nullopt;
 }
 

@@ -28,7 +28,8 @@ class ObjectKeys {
   };
   static constexpr std::uint32_t kNone = 0xffffffffu;
   static std::uint64_t Hash(std::string_view key);
-  std::uint32_t Find(std::string_view key, std::uint64_t hash) const;  // the entry, or kNone
+  std::uint32_t Find(std::string_view key, std::uint64_t hash) const;    // the entry, or kNone
+  void Place(std::vector<std::uint32_t>& slots, std::uint32_t e) const;  // entry e in its first free slot
   void Grow();
 
   std::vector<std::uint32_t> slots_;  // entry indexes (kNone: empty); a power of two, at most half full

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include "core/sim/runner.h"
 
@@ -45,19 +46,18 @@ void SortPodsByKey(std::vector<PodResult>& pods) {
   // Sort positions, then move each PodResult into place once, a cycle of the permutation at a time: sorting the
   // structs themselves swaps them about (and std::sort over them was 8 KB of the page's wasm), a second vector of
   // them was 5 MB of fresh memory for 10,000 pods. Position k takes the pod at order[k].
-  const std::vector<std::uint32_t> order = KeyOrder(pods);
-  std::vector<bool> placed(pods.size(), false);
-  for (std::size_t k = 0; k < pods.size(); ++k) {
-    if (placed[k] || order[k] == k) continue;
+  // A position filled is marked order[j] = j, so each cycle is walked once.
+  std::vector<std::uint32_t> order = KeyOrder(pods);
+  for (std::uint32_t k = 0; k < order.size(); ++k) {
+    if (order[k] == k) continue;
     PodResult first = std::move(pods[k]);
-    std::size_t j = k;
+    std::uint32_t j = k;
     while (order[j] != k) {
       pods[j] = std::move(pods[order[j]]);
-      placed[j] = true;
-      j = order[j];
+      j = std::exchange(order[j], j);
     }
     pods[j] = std::move(first);
-    placed[j] = true;
+    order[j] = j;
   }
 }
 
