@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <stdexcept>
 
@@ -12,11 +13,14 @@
 namespace kplace::io {
 
 void JsonWriter::NewLine(std::size_t level) {
-  static constexpr std::string_view kSpaces = "                                                                ";
-  Put('\n');
-  for (std::size_t n = level * static_cast<std::size_t>(indent_); n > 0;) {
-    const std::size_t part = std::min(n, kSpaces.size());
-    Put(kSpaces.substr(0, part));
+  static constexpr std::string_view kLine =
+      "\n                                                                                               ";
+  std::size_t n = level * static_cast<std::size_t>(indent_);
+  if (n < kLine.size()) return Put(kLine.substr(0, n + 1));  // the usual case: one copy
+  Put(kLine);
+  for (n -= kLine.size() - 1; n > 0;) {
+    const std::size_t part = std::min(n, kLine.size() - 1);
+    Put(kLine.substr(1, part));
     n -= part;
   }
 }
@@ -198,7 +202,7 @@ void JsonWriter::Double(double v) {
     Written();
     return;
   }
-  constexpr unsigned kBits = 10;
+  constexpr unsigned kBits = 12;
   if (!doubles_) doubles_ = std::make_unique<DoubleText[]>(std::size_t{1} << kBits);
   std::uint64_t bits = 0;
   std::memcpy(&bits, &v, sizeof bits);
@@ -217,7 +221,10 @@ void JsonWriter::Double(double v) {
     cached.size = static_cast<std::uint8_t>(size);
     std::memcpy(cached.text, buf.data(), size);
   }
-  Put(std::string_view(cached.text, cached.size));
+  if (kStage - staged_ < 32) Spill();
+  static_assert(offsetof(DoubleText, size) == offsetof(DoubleText, text) + 31);
+  std::memcpy(stage_ + staged_, reinterpret_cast<const char*>(&cached) + offsetof(DoubleText, text), 32);
+  staged_ += cached.size;
   Written();
 }
 
