@@ -109,7 +109,7 @@ float GhostCard(const Snapshot& snap, const ClaimView& cv, ImVec2 pos, float w, 
       std::string tip = "NodeClaim " + c.name + " (NodePool " + c.node_pool + "): Karpenter would launch it.\n" +
                         ClaimSummary(c) + "\ninstance types still possible:";
       for (std::size_t i = 0; i < c.options.size() && i < 8; ++i)
-        tip += "\n  " + c.options[i].instance_type + "  " + FormatHourly(c.options[i].price);
+        tip += "\n  " + Text(c.options[i].instance_type) + "  " + FormatHourly(c.options[i].price);
       if (c.options.size() > 8) tip += "\n  ... " + std::to_string(c.options.size() - 8) + " more";
       for (const auto& r : c.requirements) tip += "\n" + r;
       ImGui::SetTooltip("%s", tip.c_str());

@@ -70,7 +70,7 @@ void ClaimsTable(const std::vector<const karpenter::ClaimOutcome*>& claims,
     if (ImGui::IsItemHovered() && !c.options.empty()) {
       std::string tip = "cheapest compatible offering; instance types still possible:";
       for (std::size_t o = 0; o < c.options.size() && o < 10; ++o)
-        tip += "\n  " + c.options[o].instance_type + "  " + FormatHourly(c.options[o].price);
+        tip += "\n  " + Text(c.options[o].instance_type) + "  " + FormatHourly(c.options[o].price);
       ImGui::SetTooltip("%s", tip.c_str());
     }
     ImGui::TableNextColumn();

@@ -93,7 +93,7 @@ karpenter::ClaimOutcome Claim(const Json& c) {
   out.pods = Strs(c, "pods");
   out.requirements = Strs(c, "requirements");
   if (const Json* options = ArrayAt(c, "options"))
-    for (const auto& o : *options) out.options.push_back({Str(o, "instanceType"), Num(o, "price")});
+    for (const auto& o : *options) out.options.push_back({Intern(Str(o, "instanceType")), Num(o, "price")});
   if (const Json* labels = ObjectAt(c, "labels"))
     for (const auto& [k, v] : labels->items())
       if (v.is_string()) out.labels.emplace(k, v.get<std::string>());

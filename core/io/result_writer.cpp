@@ -212,7 +212,7 @@ void WriteClaim(JsonWriter& w, const karpenter::ClaimOutcome& c, const sim::Laun
   w.Key("options").BeginArray();
   for (const auto& o : c.options) {
     w.BeginObject();
-    w.Member("instanceType", o.instance_type);
+    w.Member("instanceType", Text(o.instance_type));
     w.Member("price", o.price);
     w.EndObject();
   }

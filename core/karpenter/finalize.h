@@ -2,6 +2,7 @@
 // by price and truncated (pkg/cloudprovider/types.go Truncate), and the launch decision and node labels derived.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,10 @@ struct SimulatedClaim;
 
 // A NodeClaim's spec.requirements as ToNodeClaim writes them (sorted strings): the scheduling requirements without
 // the internal keys, the options' names (in order) and the capacity types their available offerings compatible with
-// the requirements give.
-std::vector<std::string> NodeClaimRequirements(const Requirements& reqs, const std::vector<const KType*>& options);
+// the requirements give. capacity_types: how many capacity types the catalogue's available offerings have, if known
+// (the scan of the options' offerings stops once it has found them all).
+std::vector<std::string> NodeClaimRequirements(const Requirements& reqs, const std::vector<const KType*>& options,
+                                               std::size_t capacity_types = SIZE_MAX);
 
 // simulated (optional) receives, per claim added to result.claims, its requirements and ordered options.
 void FinalizeClaims(const Scenario& sc, const std::vector<KType>& catalogue, const std::vector<Template>& templates,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/model/resource.h"
+#include "core/model/symbol.h"
 #include "core/model/taint.h"
 
 namespace kplace::karpenter {
@@ -47,8 +48,8 @@ struct PodOutcome {
 };
 
 struct ClaimOption {
-  std::string instance_type;
-  double price = 0;  // cheapest available compatible offering
+  Symbol instance_type = kEmptySymbol;  // its name (thousands of NodeClaims list hundreds of options each)
+  double price = 0;                     // cheapest available compatible offering
 };
 
 struct ClaimOutcome {

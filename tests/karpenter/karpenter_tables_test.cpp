@@ -91,7 +91,7 @@ void CheckClaim(const ClaimOutcome& c, const Json& want,
   }
   if (want.contains("options")) {
     std::vector<std::string> got;
-    for (const auto& o : c.options) got.push_back(o.instance_type);
+    for (const auto& o : c.options) got.push_back(Text(o.instance_type));
     EXPECT_EQ(Json(got).dump(), want["options"].dump());
   }
   if (want.contains("zone")) {
@@ -156,7 +156,7 @@ void CheckClaim(const ClaimOutcome& c, const Json& want,
                                                 : k;
         std::string got = opt_labels[i].count(key) ? opt_labels[i].at(key) : "";
         EXPECT_TRUE(got == v.get<std::string>() || got.find("|" + v.get<std::string>() + "|") != std::string::npos)
-            << field << " " << c.options[i].instance_type << " " << key;
+            << field << " " << Text(c.options[i].instance_type) << " " << key;
       }
   }
   if (want.contains("podCount")) {
@@ -293,7 +293,7 @@ void RunCase(const Json& c) {
     if (it["kind"] == "InstanceType") type_labels[it["metadata"]["name"].get<std::string>()] = OptionLabels(it);
   auto options_labels = [&](const ClaimOutcome& cl) {
     std::vector<std::map<std::string, std::string>> out;
-    for (const auto& o : cl.options) out.push_back(type_labels[o.instance_type]);
+    for (const auto& o : cl.options) out.push_back(type_labels[Text(o.instance_type)]);
     return out;
   };
   const Json& expect = c.at("expect");
