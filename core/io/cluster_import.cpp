@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/io/json_text.h"
+#include "core/io/json_writer.h"
 #include "core/io/kwok_instance_types.h"
 #include "core/io/result_writer.h"
 #include "core/io/scenario_parser.h"
@@ -18,8 +19,11 @@ namespace {
 // never copied).
 class ListWriter {
  public:
-  ListWriter() {
+  // expected_bytes: about what the List will hold (the dump's size: its items lose what kplace never reads), reserved
+  // up front: growing a List of tens of MB by doubling copied it again at every step and touched fresh pages.
+  explicit ListWriter(std::size_t expected_bytes) {
     out_ = "{ \"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n";
+    out_.reserve(expected_bytes + 4096);
     sim_begin_ = out_.size();
     Emit({{"apiVersion", "kplace.dev/v1alpha1"},
           {"kind", "Simulation"},
@@ -50,9 +54,12 @@ class ListWriter {
   }
 
  private:
+  // The item as Json::dump() prints it, written straight into the List by one JsonWriter (the same bytes; dump()
+  // built a string per item through a virtual call per character). Its strings are valid UTF-8: both JSON parsers
+  // and the YAML reader refuse anything else.
   void Emit(const Json& item) {
     out_ += out_.size() == sim_begin_ ? "  " : ",\n  ";
-    out_ += item.dump(-1, ' ', false, Json::error_handler_t::replace);
+    json_.Value(item);
   }
 
   void Write(Json item) {
@@ -103,6 +110,7 @@ class ListWriter {
   }
 
   std::string out_;
+  JsonWriter json_{out_};  // compact, into out_
   std::size_t sim_begin_ = 0, sim_end_ = 0;
   std::size_t items_ = 0, instance_types_ = 0;
   bool have_sim_ = false;
@@ -140,7 +148,7 @@ ClusterImport ImportClusterDump(std::string_view text) {
   ScenarioBuilder builder;
   std::vector<Json> kept;
   builder.KeepItems(&kept);
-  ListWriter writer;
+  ListWriter writer(text.size());
   bool kwok_only = true;
   ReadHooks hooks;
   hooks.document = [&kwok_only](Json& doc, const std::string& prefix) {

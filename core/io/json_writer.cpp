@@ -60,6 +60,11 @@ JsonWriter& JsonWriter::Key(std::string_view name) {
   if (f.count > 0 && !(std::string_view(f.last_key) < name))
     throw std::logic_error("JsonWriter: member \"" + std::string(name) + "\" after \"" + f.last_key + "\"");
   f.last_key.assign(name);
+  return SortedKey(name);
+}
+
+JsonWriter& JsonWriter::SortedKey(std::string_view name) {
+  Frame& f = stack_[depth_ - 1];
   if (f.count++ > 0) Put(',');
   if (indent_ >= 0) NewLine(depth_);
   Escaped(name);
@@ -251,7 +256,7 @@ void JsonWriter::Value(const Json& v) {
     case Json::value_t::object:
       BeginObject();
       for (auto it = v.begin(); it != v.end(); ++it) {
-        Key(it.key());
+        SortedKey(it.key());  // a std::map's keys: in order, each once
         Value(it.value());
       }
       EndObject();

@@ -83,6 +83,8 @@ class JsonWriter {
   void NewLine(std::size_t level);
   void End(bool object, char close);
   void Escaped(std::string_view s);  // a string literal: quotes and nlohmann's escapes
+  // Key() without its checks, for names known to come in order inside an open object (a Json object's own).
+  JsonWriter& SortedKey(std::string_view name);
 
   std::string& out_;
   int indent_;
