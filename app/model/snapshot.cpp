@@ -25,8 +25,7 @@ std::string OwnerOf(const Pod* pod, const sim::PodResult& r) {
   if (!r.generated_from.empty()) return r.generated_from;
   if (pod) {
     for (const char* label : {"app.kubernetes.io/name", "app"}) {
-      auto it = pod->meta.label_text.find(label);
-      if (it != pod->meta.label_text.end()) return it->second;
+      if (const std::string* value = pod->meta.LabelValue(label)) return *value;
     }
     for (const auto& o : pod->meta.owner_references)
       if (o.controller) return o.kind + "/" + o.name;
@@ -262,9 +261,7 @@ void AddLaunchedNodes(Scenario& sc, const std::vector<sim::LaunchedNodeClaim>& c
   if (claims.empty()) return;
   const std::size_t first = sc.nodes.size();
   for (const auto& lc : claims) {
-    Node n = sim::NodeForClaim(sc, lc.claim);
-    for (auto [key, value] : n.meta.labels.entries()) n.meta.label_text.emplace(Text(key), Text(value));
-    sc.nodes.push_back(std::move(n));
+    sc.nodes.push_back(sim::NodeForClaim(sc, lc.claim));
   }
   sim::ExpandDaemonSets(sc, first);
 }

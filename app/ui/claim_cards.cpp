@@ -34,8 +34,8 @@ std::string ClaimSummary(const karpenter::ClaimOutcome& c) {
 }
 
 std::string NodeLabel(const Node& node, const char* key) {
-  auto it = node.meta.label_text.find(key);
-  return it == node.meta.label_text.end() ? "" : it->second;
+  const std::string* value = node.meta.LabelValue(key);
+  return value ? *value : "";
 }
 
 bool InFlight(const Node& node) {

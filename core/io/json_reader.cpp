@@ -235,14 +235,12 @@ Resource Reader::AsResourceList(const Json& v, std::vector<std::string>* names) 
   return r;
 }
 
-Labels Reader::AsLabels(const Json& v, std::map<std::string, std::string>* text) const {
+Labels Reader::AsLabels(const Json& v) const {
   ExpectObject(v);
   Labels labels;
   for (auto it = v.begin(); it != v.end(); ++it) {
-    Reader at = Key(it.key());
-    std::string value = at.AsString(*it);
-    labels.Set(Intern(it.key()), Intern(value));
-    if (text) (*text)[it.key()] = value;
+    if (!it->is_string()) (void)Key(it.key()).AsString(*it);  // throws: names the label
+    labels.Set(Intern(it.key()), Intern(it->get_ref<const std::string&>()));
   }
   return labels;
 }

@@ -49,7 +49,7 @@ class Reader {
   Quantity AsQuantity(const Json& v) const;  // string or number, as Kubernetes accepts
   // A resource list (requests, limits, allocatable...); negative values are rejected.
   Resource AsResourceList(const Json& v, std::vector<std::string>* names = nullptr) const;
-  Labels AsLabels(const Json& v, std::map<std::string, std::string>* text = nullptr) const;
+  Labels AsLabels(const Json& v) const;
   // metav1.LabelSelector: null -> nil selector (matches nothing), {} -> everything. An invalid key, value or
   // operator raises InputError.
   LabelSelector AsLabelSelector(const Json& v) const;

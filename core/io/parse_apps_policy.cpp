@@ -144,7 +144,6 @@ Workload ParseWorkload(const std::string& kind, const Json& v, const Reader& r, 
     }
     for (const auto& [k, val] : labels) {
       pod.meta.labels.Set(Intern(k), Intern(val));
-      pod.meta.label_text[k] = val;
     }
     w.selector.nil = false;
     w.selector.requirements.push_back(

@@ -86,8 +86,7 @@ ObjectMeta ParseMeta(const Json& obj, const Reader& r, bool namespaced, bool nam
     m.namespace_ = at.String(*meta, "namespace").value_or("");
     if (m.namespace_.empty()) m.namespace_ = "default";
   }
-  if (auto it = meta->find("labels"); it != meta->end() && !it->is_null())
-    m.labels = at.Field("labels").AsLabels(*it, &m.label_text);
+  if (auto it = meta->find("labels"); it != meta->end() && !it->is_null()) m.labels = at.Field("labels").AsLabels(*it);
   if (auto ts = at.String(*meta, "creationTimestamp")) {
     auto t = ParseRfc3339(*ts);
     if (!t) at.Field("creationTimestamp").Fail("\"" + *ts + "\" is not an RFC 3339 time");

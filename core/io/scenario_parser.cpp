@@ -680,7 +680,6 @@ void ScenarioBuilder::AddInFlightNodeClaims() {
     // StateNode.HostName: the NodeClaim's name while it has no Node.
     if (!n.meta.labels.Get(kHostname)) {
       n.meta.labels.Set(kHostname, n.name_symbol);
-      n.meta.label_text["kubernetes.io/hostname"] = n.meta.name;
     }
     n.taints = nc.taints;
     n.allocatable = nc.allocatable;
@@ -715,8 +714,8 @@ void ScenarioBuilder::ExpandWorkloads() {
     bool kept = listed.count(key) > 0;
     if (Active(p)) ++active[key];
     if (o->kind == "ReplicaSet") {
-      const std::string& hash =
-          p.meta.label_text.count("pod-template-hash") ? p.meta.label_text.at("pod-template-hash") : std::string();
+      const std::string* hash_label = p.meta.LabelValue("pod-template-hash");
+      const std::string& hash = hash_label ? *hash_label : std::string();
       if (!hash.empty() && o->name.size() > hash.size() + 1 &&
           o->name.compare(o->name.size() - hash.size() - 1, std::string::npos, "-" + hash) == 0) {
         std::string deployment =

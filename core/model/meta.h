@@ -3,12 +3,14 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "core/model/labels.h"
+#include "core/model/symbol.h"
 
 namespace kplace {
 
@@ -26,8 +28,7 @@ struct ObjectMeta {
   std::string name;
   std::string namespace_;  // empty for cluster-scoped objects
   Labels labels;
-  std::map<std::string, std::string> label_text;  // for display, in key order
-  std::string creation_timestamp;                 // RFC 3339 as given ("" if absent)
+  std::string creation_timestamp;  // RFC 3339 as given ("" if absent)
   std::int64_t creation_unix = 0;
   std::vector<OwnerReference> owner_references;
   bool deleting = false;  // deletionTimestamp set
@@ -37,6 +38,19 @@ struct ObjectMeta {
   std::string generate_name;
   // The annotations kplace reads (kKeptAnnotations), in input order; the rest are dropped.
   std::vector<std::pair<std::string, std::string>> annotations;
+  // A label's value by its key's text, or null.
+  const std::string* LabelValue(std::string_view key) const {
+    const Symbol k = Lookup(key);  // a key never interned is on no object
+    if (k == kNoSymbol) return nullptr;
+    const std::optional<Symbol> v = labels.Get(k);
+    return v ? &Text(*v) : nullptr;
+  }
+  // The labels by key text, in key order (for display and tests; the model reads labels).
+  std::map<std::string, std::string> LabelText() const {
+    std::map<std::string, std::string> out;
+    for (auto [k, v] : labels.entries()) out.emplace(Text(k), Text(v));
+    return out;
+  }
   const std::string* Annotation(std::string_view key) const {
     for (const auto& [k, v] : annotations)
       if (k == key) return &v;

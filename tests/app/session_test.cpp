@@ -701,7 +701,7 @@ TEST_P(BackgroundSnapshotTest, ShowsWhatARunInTheFrameShows) {
     if (!f.nodes[i].launched) {
       EXPECT_EQ(j, static_cast<int>(i));
     }
-    EXPECT_EQ(bn.node->meta.label_text, f.nodes[i].node->meta.label_text);
+    EXPECT_EQ(bn.node->meta.LabelText(), f.nodes[i].node->meta.LabelText());
     EXPECT_EQ(bn.node->allocatable.milli_cpu, f.nodes[i].node->allocatable.milli_cpu);
     EXPECT_EQ(bn.launched != nullptr, f.nodes[i].launched != nullptr);
     std::vector<int> bp = bn.pods, fp = f.nodes[i].pods;
@@ -885,9 +885,9 @@ TEST(SnapshotTest, LaunchedNodesAreTheCoresNodes) {
   for (const auto& nv : s.snapshot()->nodes) {
     if (!nv.launched) continue;
     ++launched;
-    EXPECT_EQ(nv.node->meta.label_text, nv.launched->claim.labels);
-    EXPECT_EQ(nv.node->meta.label_text.at("karpenter.sh/initialized"), "true");
-    EXPECT_EQ(nv.node->meta.label_text.at("kubernetes.io/os"), "linux");
+    EXPECT_EQ(nv.node->meta.LabelText(), nv.launched->claim.labels);
+    EXPECT_EQ(nv.node->meta.LabelText().at("karpenter.sh/initialized"), "true");
+    EXPECT_EQ(nv.node->meta.LabelText().at("kubernetes.io/os"), "linux");
     EXPECT_EQ(nv.node->item_index, -1);
     EXPECT_GT(nv.node->allocatable.milli_cpu, 0);
   }

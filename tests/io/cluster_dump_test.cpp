@@ -254,8 +254,8 @@ TEST(ClusterDump, JobCreatesWhatParallelismAndCompletionsLeave) {
   // Its pods carry the labels the API server puts on a Job's template.
   Scenario sc = io::ParseScenarioJson(List({NodeObj("node-a"), job(1, 1, 0)}));
   ASSERT_EQ(sc.pods.size(), 1u);
-  EXPECT_EQ(sc.pods[0].meta.label_text.at("batch.kubernetes.io/job-name"), "etl");
-  EXPECT_EQ(sc.pods[0].meta.label_text.at("batch.kubernetes.io/controller-uid"), "uid-etl");
+  EXPECT_EQ(sc.pods[0].meta.LabelText().at("batch.kubernetes.io/job-name"), "etl");
+  EXPECT_EQ(sc.pods[0].meta.LabelText().at("batch.kubernetes.io/controller-uid"), "uid-etl");
 }
 
 TEST(ClusterDump, DaemonSetPodsThatExistAreNotCreatedAgain) {

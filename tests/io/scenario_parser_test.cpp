@@ -254,7 +254,7 @@ TEST(ScenarioParser, DeploymentExpandsIntoPods) {
     const Pod& p = sc.pods[i];
     EXPECT_EQ(p.meta.name, "web-" + std::to_string(i));
     EXPECT_EQ(p.meta.namespace_, "prod");
-    EXPECT_EQ(p.meta.label_text, (std::map<std::string, std::string>{{"app", "web"}, {"tier", "fe"}}));
+    EXPECT_EQ(p.meta.LabelText(), (std::map<std::string, std::string>{{"app", "web"}, {"tier", "fe"}}));
     EXPECT_EQ(p.meta.labels.Get(Intern("tier")), Intern("fe"));
     EXPECT_EQ(p.meta.creation_unix, 1704164645);
     ASSERT_EQ(p.meta.owner_references.size(), 1u);

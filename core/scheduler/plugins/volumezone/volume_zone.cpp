@@ -84,11 +84,11 @@ class VolumeZone final : public framework::PreFilterPlugin, public framework::Fi
       if (!pv)
         return Status(Code::UnschedulableAndUnresolvable, "persistentvolume \"" + c->volume_name + "\" not found");
       for (const char* key : kTopologyLabels) {
-        auto it = pv->meta.label_text.find(key);
-        if (it == pv->meta.label_text.end()) continue;
+        const std::string* value = pv->meta.LabelValue(key);
+        if (!value) continue;
         PVTopology t;
         t.key = Intern(key);
-        if (LabelZonesToSet(it->second, t.values)) st->topologies.push_back(std::move(t));
+        if (LabelZonesToSet(*value, t.values)) st->topologies.push_back(std::move(t));
       }
     }
     if (st->topologies.empty()) return Status::Skip();
