@@ -42,18 +42,19 @@ std::string Offer(const std::string& zone, const std::string& capacity_type, con
   return R"({"zone":")" + zone + R"(","capacityType":")" + capacity_type + R"(","price":)" + price + "}";
 }
 
-// Each pod needs a node of its own (3 of 4 CPUs), so each opens its own NodeClaim.
+// Each pod needs a node of its own (3 of 4 CPUs), so each opens its own NodeClaim. x is cheap in zone-a, dear in
+// zone-b; y the reverse, and in zone-a cheaper as spot; z and w offer spot only, in zone-b, z the cheapest of all and w
+// the dearest.
 std::string Scenario(const std::vector<std::string>& pods) {
-  std::string text =
-      R"({"apiVersion":"v1","kind":"List","items":[)"
-      R"({"apiVersion":"karpenter.sh/v1","kind":"NodePool","metadata":{"name":"default"},)"
-      R"("spec":{"template":{"spec":{"requirements":[]}}}},)" +
-      // x is cheap in zone-a, dear in zone-b; y the reverse, and in zone-a cheaper as spot; z and w offer spot only,
-      // in zone-b, z the cheapest of all and w the dearest.
-      Type("x", Offer("zone-a", "on-demand", "0.1") + "," + Offer("zone-b", "on-demand", "0.5")) + "," +
-      Type("y", Offer("zone-a", "on-demand", "0.4") + "," + Offer("zone-a", "spot", "0.3") + "," +
-                    Offer("zone-b", "on-demand", "0.2")) +
-      "," + Type("z", Offer("zone-b", "spot", "0.05")) + "," + Type("w", Offer("zone-b", "spot", "0.9"));
+  std::string text = R"({"apiVersion":"v1","kind":"List","items":[)";
+  text += R"({"apiVersion":"karpenter.sh/v1","kind":"NodePool","metadata":{"name":"default"},)";
+  text += R"("spec":{"template":{"spec":{"requirements":[]}}}})";
+  text += "," + Type("x", Offer("zone-a", "on-demand", "0.1") + "," + Offer("zone-b", "on-demand", "0.5"));
+  const std::string y = Offer("zone-a", "on-demand", "0.4") + "," + Offer("zone-a", "spot", "0.3") + "," +
+                        Offer("zone-b", "on-demand", "0.2");
+  text += "," + Type("y", y);
+  text += "," + Type("z", Offer("zone-b", "spot", "0.05"));
+  text += "," + Type("w", Offer("zone-b", "spot", "0.9"));
   for (const auto& p : pods) text += "," + p;
   return text + "]}";
 }
