@@ -158,7 +158,6 @@ kplace::Scenario InMemoryScenario(int count) {
     p.meta.name = s.name;
     p.meta.namespace_ = "default";
     p.meta.labels.Set(Intern(s.label_key), Intern(s.label_value));
-    p.meta.label_text[s.label_key] = s.label_value;
     kplace::Container c;
     c.name = "c";
     c.image = "registry.k8s.io/pause:3.10";
