@@ -163,23 +163,38 @@ CycleOutcome Scheduler::Cycle(std::size_t pod_index, int attempt, CycleExplanati
     if (fw_->score().empty()) to_find = std::min<std::size_t>(to_find, 1);
     if (explain) explain->num_nodes_to_find = to_find;
     bool nominated_seen = false;
-    // Visits (next_start_node_index_ + i) % num_all without a division per node.
+    // Visits (next_start_node_index_ + i) % num_all without a division per node, filtering a run of nodes at a
+    // time. A run is never longer than the feasible nodes still wanted, so the pass stops where one node at a time
+    // would have: no node past that point is filtered.
     std::size_t at = num_all ? next_start_node_index_ % num_all : 0;
-    for (std::size_t i = 0; i < num_all && feasible.size() < to_find; ++i) {
-      NodeInfo* n = candidate(at);
-      if (++at == num_all) at = 0;
-      Status s = FilterNode(state_, pod, *n);
-      Record(explain, *n, s);
-      if (n == nominated) {
-        // Same node, same state: the verdict is the one already recorded; keep a single status for it.
-        nominated_seen = true;
-        if (s.IsSuccess()) feasible.push_back(n);
-        continue;
+    auto& run = filter_run_;
+    auto& run_status = filter_status_;
+    for (std::size_t i = 0; i < num_all && feasible.size() < to_find;) {
+      const std::size_t m = std::min({to_find - feasible.size(), num_all - i, kFilterRun});
+      run.clear();
+      for (std::size_t k = 0; k < m; ++k) {
+        run.push_back(candidate(at));
+        if (++at == num_all) at = 0;
       }
-      if (s.IsSuccess())
-        feasible.push_back(n);
-      else
-        out.node_statuses.emplace_back(n, std::move(s));
+      i += m;
+      run_status.resize(m);
+      for (auto& st : run_status) st = Status();
+      fw_->RunFilterNodes(state_, pod, run.data(), m, run_status.data(), snapshot, &cluster_.nominator);
+      for (std::size_t k = 0; k < m; ++k) {
+        NodeInfo* n = const_cast<NodeInfo*>(run[k]);
+        Status& s = run_status[k];
+        Record(explain, *n, s);
+        if (n == nominated) {
+          // Same node, same state: the verdict is the one already recorded; keep a single status for it.
+          nominated_seen = true;
+          if (s.IsSuccess()) feasible.push_back(n);
+          continue;
+        }
+        if (s.IsSuccess())
+          feasible.push_back(n);
+        else
+          out.node_statuses.emplace_back(n, std::move(s));
+      }
     }
     if (nominated && !nominated_seen && explain) Record(explain, *nominated, out.node_statuses.front().second);
     // processedNodes = feasible + nodes with a status (the nominated node's status counts even when the pass

@@ -73,6 +73,10 @@ class Scheduler {
   std::vector<const framework::NodeInfo*> score_nodes_;
   std::vector<framework::NodeScores> scores_;
   std::vector<std::size_t> top_;
+  // The filter pass's current run of nodes and their statuses (Cycle).
+  static constexpr std::size_t kFilterRun = 64;
+  std::vector<const framework::NodeInfo*> filter_run_;
+  std::vector<framework::Status> filter_status_;
 };
 
 }  // namespace kplace

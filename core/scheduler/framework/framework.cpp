@@ -76,22 +76,39 @@ Status Framework::RunPreFilter(CycleState& state, const PodInfo& pod, const Snap
   return unschedulable;
 }
 
-Status Framework::RunFilter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
-  if (!state.active_filters_ready) {
-    state.active_filters.clear();
-    for (const auto* p : filter_) {
-      if (state.skip_filter[p->prefilter_slot / 2] || p->PassesEveryNode(pod)) continue;
-      ActiveFilter a;
-      a.plugin = p;
-      if (const auto* vs = state.Read<VerdictState>(p->prefilter_slot); vs && vs->row) {
-        a.verdict = vs->row->verdict.data();
-        a.layout = vs->row->nodes->data();
-        a.size = std::min(vs->row->verdict.size(), vs->row->nodes->size());
-      }
-      state.active_filters.push_back(a);
-    }
-    state.active_filters_ready = true;
+std::size_t FilterPlugin::FilterNodes(const CycleState& state, const PodInfo& pod, const NodeInfo* const* nodes,
+                                      std::uint32_t* alive, std::size_t n, Status* statuses) const {
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint32_t i = alive[k];
+    Status s = Filter(state, pod, *nodes[i]);
+    if (s.IsSuccess())
+      alive[kept++] = i;
+    else
+      statuses[i] = std::move(s);
   }
+  return kept;
+}
+
+void Framework::PrepareActiveFilters(const CycleState& state, const PodInfo& pod) const {
+  if (state.active_filters_ready) return;
+  state.active_filters.clear();
+  for (const auto* p : filter_) {
+    if (state.skip_filter[p->prefilter_slot / 2] || p->PassesEveryNode(pod)) continue;
+    ActiveFilter a;
+    a.plugin = p;
+    if (const auto* vs = state.Read<VerdictState>(p->prefilter_slot); vs && vs->row) {
+      a.verdict = vs->row->verdict.data();
+      a.layout = vs->row->nodes->data();
+      a.size = std::min(vs->row->verdict.size(), vs->row->nodes->size());
+    }
+    state.active_filters.push_back(a);
+  }
+  state.active_filters_ready = true;
+}
+
+Status Framework::RunFilter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
+  PrepareActiveFilters(state, pod);
   const auto at = static_cast<std::size_t>(node.index);
   for (const auto& a : state.active_filters) {
     // A pass the plugin cached for this node (FilterWithVerdicts would return it at once): no call.
@@ -105,6 +122,59 @@ Status Framework::RunFilter(const CycleState& state, const PodInfo& pod, const N
     }
   }
   return {};
+}
+
+void Framework::RunFilterNodes(const CycleState& state, const PodInfo& pod, const NodeInfo* const* nodes,
+                               std::size_t count, Status* statuses, const Snapshot& snapshot,
+                               const Nominator* nominator) {
+  PrepareActiveFilters(state, pod);
+  // Nodes with nominated pods go one by one (RunFilterWithNominatedPods); the others through the plugins a batch at
+  // a time. A node leaves the batch at its first failing plugin, so its Status is the one RunFilter would return:
+  // Filter plugins depend on (state, pod, node) only, so visiting plugin by plugin decides nothing differently.
+  auto& alive = filter_alive_;
+  alive.clear();
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto* nominated = nominator ? nominator->ForNode(nodes[i]->node) : nullptr;
+    if (nominated)
+      statuses[i] = RunFilterWithNominated(state, pod, *nodes[i], snapshot, *nominated);
+    else
+      alive.push_back(static_cast<std::uint32_t>(i));
+  }
+  std::size_t n = alive.size();
+  for (const auto& a : state.active_filters) {
+    if (n == 0) break;
+    const FilterPlugin* p = a.plugin;
+    std::uint32_t* live = alive.data();
+    std::size_t kept = 0;
+    if (a.verdict) {
+      // Cached passes need no call; the rest (unknown or failed verdicts) call Filter, which records its verdict.
+      const std::uint8_t* verdict = a.verdict;
+      const Node* const* layout = a.layout;
+      const std::size_t size = a.size;
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::uint32_t i = live[k];
+        const NodeInfo& node = *nodes[i];
+        const auto at = static_cast<std::size_t>(node.index);
+        if (at < size && layout[at] == node.node && verdict[at] == NodeVerdictCache::kPass) {
+          live[kept++] = i;
+          continue;
+        }
+        Status s = p->Filter(state, pod, node);
+        if (s.IsSuccess())
+          live[kept++] = i;
+        else
+          statuses[i] = std::move(s);
+      }
+    } else {
+      kept = p->FilterNodes(state, pod, nodes, live, n, statuses);
+    }
+    if (kept != n) {
+      // The nodes this plugin removed are the failures not yet named (earlier plugins named theirs).
+      for (std::size_t i = 0; i < count; ++i)
+        if (!statuses[i].IsSuccess() && *statuses[i].plugin() == '\0') statuses[i].WithPlugin(p->Name());
+    }
+    n = kept;
+  }
 }
 
 Status Framework::RunFilterWithNominated(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
@@ -143,44 +213,64 @@ Status Framework::RunPreScore(CycleState& state, const PodInfo& pod, const std::
 
 Status Framework::RunScore(const CycleState& state, const PodInfo& pod, const std::vector<const NodeInfo*>& nodes,
                            std::vector<NodeScores>& out, bool detail) const {
-  out.resize(nodes.size());
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    out[i].node = nodes[i];
-    out[i].total = 0;
-    out[i].plugins.clear();
-  }
+  const std::size_t n = nodes.size();
   auto& list = score_list_;
   auto& raw = raw_scores_;
-  list.resize(nodes.size());
-  raw.resize(nodes.size());
-  for (std::size_t i = 0; i < nodes.size(); ++i) list[i].node = nodes[i];
+  auto& totals = score_totals_;
+  list.resize(n);
+  totals.assign(n, 0);
+  out.resize(n);
+  if (detail) {
+    raw.resize(n);
+    for (auto& o : out) o.plugins.clear();
+  }
+  for (std::size_t i = 0; i < n; ++i) list[i].node = nodes[i];
   for (const auto& entry : score_) {
     const ScorePlugin* p = entry.plugin;
     const bool skipped = state.skip_score[p->prescore_slot / 2];
     // A skipped plugin adds 0 to every node: only an explanation needs its rows.
     if (skipped && !detail) continue;
+    // Raw pointers in the per-node loops: the stores would otherwise make the compiler re-read the vectors.
+    NodeScore* scores = list.data();
+    for (std::size_t i = 0; i < n; ++i) scores[i].score = 0;
     Status s;  // a plugin sets it only to fail
-    for (auto& l : list) l.score = 0;
     if (!skipped) {
       p->ScoreNodes(state, pod, list, s);
       if (!s.IsSuccess()) return s.WithPlugin(p->Name());
     }
     if (detail)
-      for (std::size_t i = 0; i < nodes.size(); ++i) raw[i] = list[i].score;
+      for (std::size_t i = 0; i < n; ++i) raw[i] = scores[i].score;
     if (!skipped && p->HasNormalize()) {
       Status s = p->NormalizeScore(state, pod, list);
       if (!s.IsSuccess()) return s.WithPlugin(p->Name());
     }
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      std::int64_t n = list[i].score;
-      if (n > kMaxNodeScore || n < kMinNodeScore) {
-        return Status(Code::Error, std::string("plugin \"") + p->Name() + "\" returns an invalid score " +
-                                       std::to_string(n) + ", it should in the range of [0, 100] after normalizing")
-            .WithPlugin(p->Name());
+    // Checked first, added after: a failing plugin leaves the totals as they were (they are not returned then).
+    bool in_range = true;
+    for (std::size_t i = 0; i < n; ++i)
+      in_range &= scores[i].score <= kMaxNodeScore && scores[i].score >= kMinNodeScore;
+    if (!in_range) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::int64_t v = scores[i].score;
+        if (v > kMaxNodeScore || v < kMinNodeScore)
+          return Status(Code::Error, std::string("plugin \"") + p->Name() + "\" returns an invalid score " +
+                                         std::to_string(v) + ", it should in the range of [0, 100] after normalizing")
+              .WithPlugin(p->Name());
       }
-      out[i].total += n * entry.weight;
-      if (detail) out[i].plugins.push_back({p->Name(), raw[i], n, n * entry.weight, entry.weight, skipped});
     }
+    const std::int64_t weight = entry.weight;
+    std::int64_t* sum = totals.data();
+    for (std::size_t i = 0; i < n; ++i) sum[i] += scores[i].score * weight;
+    if (detail) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::int64_t v = scores[i].score;
+        out[i].plugins.push_back({p->Name(), raw[i], v, v * weight, entry.weight, skipped});
+      }
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i].node = nodes[i];
+    out[i].total = totals[i];
+    if (!detail) out[i].plugins.clear();
   }
   return {};
 }

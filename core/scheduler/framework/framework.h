@@ -49,6 +49,10 @@ class Framework {
                       std::vector<std::string>* plugins_with_nodes = nullptr);
   // RunFilterPlugins: stops at the first plugin that does not return Success.
   Status RunFilter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const;
+  // RunFilterWithNominatedPods over nodes[0..count): statuses[i] (Success on entry) receives node i's Status. The
+  // same verdicts as one call per node, in a batch: the cycle's filter pass hands its candidates over in runs.
+  void RunFilterNodes(const CycleState& state, const PodInfo& pod, const NodeInfo* const* nodes, std::size_t count,
+                      Status* statuses, const Snapshot& snapshot, const Nominator* nominator);
   // RunFilterPluginsWithNominatedPods (runtime/framework.go): when pods with priority >= pod's are nominated to
   // node, the filters run first with them added to a copy of the node (and of the state, via AddPod), then, if
   // that passed, on the node as it is; both must pass. Without such pods it is RunFilter.
@@ -93,6 +97,8 @@ class Framework {
   // RunFilterWithNominatedPods for a node with nominated pods.
   Status RunFilterWithNominated(const CycleState& state, const PodInfo& pod, const NodeInfo& node,
                                 const Snapshot& snapshot, const std::vector<const PodInfo*>& nominated);
+  // The Filter plugins this pod's state runs, with their cached verdicts (once per PreFilter).
+  void PrepareActiveFilters(const CycleState& state, const PodInfo& pod) const;
   std::vector<std::unique_ptr<Plugin>> plugins_;
   std::vector<PreFilterPlugin*> pre_filter_;
   std::vector<FilterPlugin*> filter_;
@@ -106,6 +112,9 @@ class Framework {
   // Scratch buffers reused by RunScore (the framework runs one cycle at a time).
   mutable std::vector<NodeScore> score_list_;
   mutable std::vector<std::int64_t> raw_scores_;
+  mutable std::vector<std::int64_t> score_totals_;
+  // Scratch of RunFilterNodes: the batch's nodes still passing.
+  std::vector<std::uint32_t> filter_alive_;
 };
 
 }  // namespace kplace::framework

@@ -93,6 +93,22 @@ void RunCase(const std::string& plugin, const Json& c, const Json* shared) {
     for (const auto& n : c["wantPreFilterResult"]) want.insert(n.get<std::string>());
     EXPECT_EQ(*pre_result, want);
   }
+  // The cycle's filter pass runs the plugins over runs of nodes (RunFilterNodes): each node's Status and plugin are
+  // those of one RunFilter call, before any verdict is cached and after.
+  std::vector<const framework::NodeInfo*> all_nodes;
+  for (const auto& ni : cluster.snapshot.nodes) all_nodes.push_back(&ni);
+  auto check_batch = [&](const framework::CycleState& st, const Json& wf, const char* when) {
+    std::vector<Status> batch(all_nodes.size());
+    fw->RunFilterNodes(st, pod, all_nodes.data(), all_nodes.size(), batch.data(), cluster.snapshot, nullptr);
+    for (std::size_t i = 0; i < all_nodes.size(); ++i) {
+      const std::string& name = all_nodes[i]->Name();
+      Status want = wf.contains(name) ? WantStatus(wf[name]) : Status();
+      EXPECT_EQ(StatusText(batch[i]), StatusText(want)) << "batch Filter " << when << " on node " << name;
+      EXPECT_EQ(std::string(batch[i].plugin()), batch[i].IsSuccess() ? "" : plugin)
+          << "batch Filter " << when << " on node " << name;
+    }
+  };
+  if (c.contains("wantFilter") && pre.IsSuccess()) check_batch(state, c["wantFilter"], "before any verdict");
   if (c.contains("wantFilter")) {
     const Json& wf = c["wantFilter"];
     for (const auto& ni : cluster.snapshot.nodes) {
@@ -105,6 +121,7 @@ void RunCase(const std::string& plugin, const Json& c, const Json* shared) {
       Status want = wf.contains(ni.Name()) ? WantStatus(wf[ni.Name()]) : Status();
       EXPECT_EQ(StatusText(fw->RunFilter(state, pod, ni)), StatusText(want)) << "second Filter on node " << ni.Name();
     }
+    if (pre.IsSuccess()) check_batch(state, wf, "with cached verdicts");
     // A what-if that adds a bound pod to its node and removes it again (as preemption does) leaves every verdict as
     // it was, through the plugins' what-if paths (PodTopologySpread's counts with deltas, for one).
     const framework::NodeInfo* holder = nullptr;
@@ -122,6 +139,7 @@ void RunCase(const std::string& plugin, const Json& c, const Json* shared) {
         EXPECT_EQ(StatusText(fw->RunFilter(what_if, pod, ni)), StatusText(want))
             << "Filter after removing and re-adding " << bound.pod->Key() << " on node " << ni.Name();
       }
+      check_batch(what_if, wf, "after a what-if");
     }
   }
   // "wantPreScore": "Skip" is the same as "wantPreScoreSkip": true (scores are still checked).

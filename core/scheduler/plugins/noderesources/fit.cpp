@@ -76,45 +76,24 @@ class Fit final : public framework::PreFilterPlugin,
                 const framework::NodeInfo& node) const override {
     const auto* s = state.Read<PreFilterState>(prefilter_slot);
     if (!s) return Status(Code::Error, kErrNoPreFilterState);
-    const Resource& alloc = node.Allocatable();
-    const Resource& used = node.requested;
-    const bool too_many = static_cast<std::int64_t>(node.pods.size()) + 1 > alloc.allowed_pod_number;
-    if (s->empty) return too_many ? Status(Code::Unschedulable, kErrReasonTooManyPods) : Status();
-    // fitsRequest (fit.go): strict '>' against what is left; what is left may be negative.
-    const bool cpu = s->milli_cpu > 0 && s->milli_cpu > alloc.milli_cpu - used.milli_cpu;
-    const bool memory = s->memory > 0 && s->memory > alloc.memory - used.memory;
-    const bool ephemeral =
-        s->ephemeral_storage > 0 && s->ephemeral_storage > alloc.ephemeral_storage - used.ephemeral_storage;
-    bool scalar = false;
-    for (const auto& x : s->scalars) scalar = scalar || x.value > alloc.Scalar(x.name) - used.Scalar(x.name);
-    if (!too_many && !cpu && !memory && !ephemeral && !scalar) return {};
+    return Fits(*s, node) ? Status() : Rejection(*s, node);
+  }
 
-    // A request above the node's whole allocatable cannot be fixed by preemption: the status is
-    // UnschedulableAndUnresolvable when any failing resource is such (from 1.34, see core/model/features.h).
-    bool unresolvable = (cpu && s->milli_cpu > alloc.milli_cpu) || (memory && s->memory > alloc.memory) ||
-                        (ephemeral && s->ephemeral_storage > alloc.ephemeral_storage);
-    for (const auto& x : s->scalars) {
-      const std::int64_t total = alloc.Scalar(x.name);
-      unresolvable = unresolvable || (x.value > total - used.Scalar(x.name) && x.value > total);
+  // The state read once for the batch.
+  std::size_t FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                          const framework::NodeInfo* const* nodes, std::uint32_t* alive, std::size_t n,
+                          Status* statuses) const override {
+    const auto* s = state.Read<PreFilterState>(prefilter_slot);
+    if (!s) return framework::FilterEach(*this, state, pod, nodes, alive, n, statuses);
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::uint32_t i = alive[k];
+      if (Fits(*s, *nodes[i]))
+        alive[kept++] = i;
+      else
+        statuses[i] = Rejection(*s, *nodes[i]);
     }
-    const Code code = features_.Enabled(Feature::NodeResourcesFitUnresolvableOverAllocatable) && unresolvable
-                          ? Code::UnschedulableAndUnresolvable
-                          : Code::Unschedulable;
-    // The common case, one native reason, keeps the constant and allocates nothing.
-    if (!scalar && too_many + cpu + memory + ephemeral == 1) {
-      if (too_many) return Status(code, kErrReasonTooManyPods);
-      if (cpu) return Status(code, kErrReasonInsufficientCpu);
-      if (memory) return Status(code, kErrReasonInsufficientMemory);
-      return Status(code, kErrReasonInsufficientEphemeralStorage);
-    }
-    std::vector<std::string> reasons;
-    if (too_many) reasons.emplace_back(kErrReasonTooManyPods);
-    if (cpu) reasons.emplace_back(kErrReasonInsufficientCpu);
-    if (memory) reasons.emplace_back(kErrReasonInsufficientMemory);
-    if (ephemeral) reasons.emplace_back(kErrReasonInsufficientEphemeralStorage);
-    for (const auto& x : s->scalars)
-      if (x.value > alloc.Scalar(x.name) - used.Scalar(x.name)) reasons.push_back(x.reason);
-    return Status(code, std::move(reasons));
+    return kept;
   }
 
   Status PreScore(framework::CycleState& state, const framework::PodInfo& pod,
@@ -145,6 +124,60 @@ class Fit final : public framework::PreFilterPlugin,
   }
 
  private:
+  // fitsRequest (fit.go): strict '>' against what is left; what is left may be negative.
+  static bool Fits(const PreFilterState& s, const framework::NodeInfo& node) {
+    const Resource& alloc = node.Allocatable();
+    const Resource& used = node.requested;
+    if (static_cast<std::int64_t>(node.pods.size()) + 1 > alloc.allowed_pod_number) return false;
+    if (s.empty) return true;
+    if (s.milli_cpu > 0 && s.milli_cpu > alloc.milli_cpu - used.milli_cpu) return false;
+    if (s.memory > 0 && s.memory > alloc.memory - used.memory) return false;
+    if (s.ephemeral_storage > 0 && s.ephemeral_storage > alloc.ephemeral_storage - used.ephemeral_storage) return false;
+    for (const auto& x : s.scalars)
+      if (x.value > alloc.Scalar(x.name) - used.Scalar(x.name)) return false;
+    return true;
+  }
+
+  // The Status of a node Fits rejects.
+  Status Rejection(const PreFilterState& s, const framework::NodeInfo& node) const {
+    const Resource& alloc = node.Allocatable();
+    const Resource& used = node.requested;
+    const bool too_many = static_cast<std::int64_t>(node.pods.size()) + 1 > alloc.allowed_pod_number;
+    if (s.empty) return Status(Code::Unschedulable, kErrReasonTooManyPods);
+    const bool cpu = s.milli_cpu > 0 && s.milli_cpu > alloc.milli_cpu - used.milli_cpu;
+    const bool memory = s.memory > 0 && s.memory > alloc.memory - used.memory;
+    const bool ephemeral =
+        s.ephemeral_storage > 0 && s.ephemeral_storage > alloc.ephemeral_storage - used.ephemeral_storage;
+    bool scalar = false;
+    for (const auto& x : s.scalars) scalar = scalar || x.value > alloc.Scalar(x.name) - used.Scalar(x.name);
+    // A request above the node's whole allocatable cannot be fixed by preemption: the status is
+    // UnschedulableAndUnresolvable when any failing resource is such (from 1.34, see core/model/features.h).
+    bool unresolvable = (cpu && s.milli_cpu > alloc.milli_cpu) || (memory && s.memory > alloc.memory) ||
+                        (ephemeral && s.ephemeral_storage > alloc.ephemeral_storage);
+    for (const auto& x : s.scalars) {
+      const std::int64_t total = alloc.Scalar(x.name);
+      unresolvable = unresolvable || (x.value > total - used.Scalar(x.name) && x.value > total);
+    }
+    const Code code = features_.Enabled(Feature::NodeResourcesFitUnresolvableOverAllocatable) && unresolvable
+                          ? Code::UnschedulableAndUnresolvable
+                          : Code::Unschedulable;
+    // The common case, one native reason, keeps the constant and allocates nothing.
+    if (!scalar && too_many + cpu + memory + ephemeral == 1) {
+      if (too_many) return Status(code, kErrReasonTooManyPods);
+      if (cpu) return Status(code, kErrReasonInsufficientCpu);
+      if (memory) return Status(code, kErrReasonInsufficientMemory);
+      return Status(code, kErrReasonInsufficientEphemeralStorage);
+    }
+    std::vector<std::string> reasons;
+    if (too_many) reasons.emplace_back(kErrReasonTooManyPods);
+    if (cpu) reasons.emplace_back(kErrReasonInsufficientCpu);
+    if (memory) reasons.emplace_back(kErrReasonInsufficientMemory);
+    if (ephemeral) reasons.emplace_back(kErrReasonInsufficientEphemeralStorage);
+    for (const auto& x : s.scalars)
+      if (x.value > alloc.Scalar(x.name) - used.Scalar(x.name)) reasons.push_back(x.reason);
+    return Status(code, std::move(reasons));
+  }
+
   std::vector<std::int64_t> RequestList(const framework::PodInfo& pod) const {
     return noderesources::PodRequestList(pod, scorer_.resources(), /*use_requested=*/false,
                                          features_.Enabled(Feature::PodLevelResources));

@@ -86,6 +86,10 @@ std::unique_ptr<PreFilterState> ComputePreFilterState(const framework::PodInfo& 
 // Filter for one node.
 framework::Status FilterNode(const PreFilterState& s, const framework::PodInfo& pod, const framework::NodeInfo& node);
 
+// Filter over nodes[alive[k]], k < n (FilterPlugin::FilterNodes).
+std::size_t FilterNodes(const PreFilterState& s, const framework::PodInfo& pod, const framework::NodeInfo* const* nodes,
+                        std::uint32_t* alive, std::size_t n, framework::Status* statuses);
+
 // updateWithPod: pod `updated` is added to (delta 1) or removed from (delta -1) node in a what-if.
 void UpdateWithPod(PreFilterState& s, const framework::PodInfo& updated, const framework::PodInfo& incoming,
                    const framework::NodeInfo& node, int delta);

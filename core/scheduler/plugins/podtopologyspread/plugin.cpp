@@ -70,6 +70,15 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
     return podtopologyspread::FilterNode(*s, pod, node);
   }
 
+  // The state read once for the batch.
+  std::size_t FilterNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+                          const framework::NodeInfo* const* nodes, std::uint32_t* alive, std::size_t n,
+                          Status* statuses) const override {
+    auto* s = state.Read<PreFilterState>(prefilter_slot);
+    if (!s) return framework::FilterEach(*this, state, pod, nodes, alive, n, statuses);
+    return podtopologyspread::FilterNodes(*s, pod, nodes, alive, n, statuses);
+  }
+
   Status PreScore(framework::CycleState& state, const framework::PodInfo& pod,
                   const std::vector<const framework::NodeInfo*>& nodes, const framework::Snapshot& snapshot) override {
     if (snapshot.nodes.empty()) return Status::Skip();

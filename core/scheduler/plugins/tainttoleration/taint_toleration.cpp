@@ -65,27 +65,25 @@ class TaintToleration final : public framework::PreFilterPlugin,
     return {};
   }
 
-  void ScoreNodes(const framework::CycleState& state, const framework::PodInfo& pod,
+  // The state read once for every node; each node's count from the shared row when it holds one.
+  void ScoreNodes(const framework::CycleState& state, const framework::PodInfo&,
                   std::vector<framework::NodeScore>& scores, framework::Status& status) const override {
-    framework::ScoreEach(*this, state, pod, scores, status);
+    const auto* s = state.Read<PreScoreState>(prescore_slot);
+    if (!s) {
+      status = Status(Code::Error, kErrNoPreScoreState);
+      return;
+    }
+    for (auto& n : scores) n.score = Count(*s, *n.node);
   }
 
   std::int64_t Score(const framework::CycleState& state, const framework::PodInfo&, const framework::NodeInfo& node,
                      Status& status) const override {
-    auto* s = state.Read<PreScoreState>(prescore_slot);
+    const auto* s = state.Read<PreScoreState>(prescore_slot);
     if (!s) {
-      status = Status(Code::Error, "reading \"PreScoreTaintToleration\" from cycleState: not found");
+      status = Status(Code::Error, kErrNoPreScoreState);
       return 0;
     }
-    const auto i = static_cast<std::size_t>(node.index);
-    const auto& row = s->counts;
-    const bool cached = row && i < row->verdict.size() && (*row->nodes)[i] == node.node;
-    if (cached && row->verdict[i] != 0) return row->verdict[i] - 1;
-    std::int64_t count = 0;
-    for (const auto& t : node.node->taints)
-      if (t.effect == TaintEffect::PreferNoSchedule && !TolerationsTolerate(s->prefer_no_schedule, t)) ++count;
-    if (cached && count < 255) row->verdict[i] = static_cast<std::uint8_t>(count + 1);
-    return count;
+    return Count(*s, node);
   }
 
   bool HasNormalize() const override { return true; }
@@ -96,6 +94,21 @@ class TaintToleration final : public framework::PreFilterPlugin,
   }
 
  private:
+  static constexpr const char* kErrNoPreScoreState = "reading \"PreScoreTaintToleration\" from cycleState: not found";
+
+  // The node's untolerated PreferNoSchedule taints (the score before NormalizeScore).
+  static std::int64_t Count(const PreScoreState& s, const framework::NodeInfo& node) {
+    const auto i = static_cast<std::size_t>(node.index);
+    const auto& row = s.counts;
+    const bool cached = row && i < row->verdict.size() && (*row->nodes)[i] == node.node;
+    if (cached && row->verdict[i] != 0) return row->verdict[i] - 1;
+    std::int64_t count = 0;
+    for (const auto& t : node.node->taints)
+      if (t.effect == TaintEffect::PreferNoSchedule && !TolerationsTolerate(s.prefer_no_schedule, t)) ++count;
+    if (cached && count < 255) row->verdict[i] = static_cast<std::uint8_t>(count + 1);
+    return count;
+  }
+
   // key_ = the tolerations' key, value, operator and effect (all a Filter or Score verdict reads).
   void EncodeTolerations(const std::vector<Toleration>& tolerations) {
     key_.clear();
