@@ -224,46 +224,50 @@ Status Framework::RunScore(const CycleState& state, const PodInfo& pod, const st
     raw.resize(n);
     for (auto& o : out) o.plugins.clear();
   }
-  for (std::size_t i = 0; i < n; ++i) list[i].node = nodes[i];
+  for (std::size_t i = 0; i < n; ++i) list[i] = {nodes[i], 0};
   for (const auto& entry : score_) {
     const ScorePlugin* p = entry.plugin;
     const bool skipped = state.skip_score[p->prescore_slot / 2];
     // A skipped plugin adds 0 to every node: only an explanation needs its rows.
     if (skipped && !detail) continue;
-    // Raw pointers in the per-node loops: the stores would otherwise make the compiler re-read the vectors.
-    NodeScore* scores = list.data();
-    for (std::size_t i = 0; i < n; ++i) scores[i].score = 0;
+    // Every score is 0 here (the loop below clears what the previous plugin left).
     Status s;  // a plugin sets it only to fail
     if (!skipped) {
       p->ScoreNodes(state, pod, list, s);
       if (!s.IsSuccess()) return s.WithPlugin(p->Name());
     }
     if (detail)
-      for (std::size_t i = 0; i < n; ++i) raw[i] = scores[i].score;
+      for (std::size_t i = 0; i < n; ++i) raw[i] = list[i].score;
     if (!skipped && p->HasNormalize()) {
       Status s = p->NormalizeScore(state, pod, list);
       if (!s.IsSuccess()) return s.WithPlugin(p->Name());
     }
-    // Checked first, added after: a failing plugin leaves the totals as they were (they are not returned then).
-    bool in_range = true;
-    for (std::size_t i = 0; i < n; ++i)
-      in_range &= scores[i].score <= kMaxNodeScore && scores[i].score >= kMinNodeScore;
-    if (!in_range) {
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::int64_t v = scores[i].score;
-        if (v > kMaxNodeScore || v < kMinNodeScore)
-          return Status(Code::Error, std::string("plugin \"") + p->Name() + "\" returns an invalid score " +
-                                         std::to_string(v) + ", it should in the range of [0, 100] after normalizing")
-              .WithPlugin(p->Name());
-      }
-    }
+    // One pass: check the range, add the weighted score, clear it for the next plugin (an explanation keeps it for
+    // its rows first). Raw pointers: the stores would otherwise make the compiler re-read the vectors. The totals a
+    // failing plugin leaves behind are not returned.
     const std::int64_t weight = entry.weight;
+    NodeScore* scores = list.data();
     std::int64_t* sum = totals.data();
-    for (std::size_t i = 0; i < n; ++i) sum[i] += scores[i].score * weight;
+    bool in_range = true;
+    std::int64_t bad = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::int64_t v = scores[i].score;
+      if (v > kMaxNodeScore || v < kMinNodeScore) {
+        if (in_range) bad = v;
+        in_range = false;
+      }
+      sum[i] += v * weight;
+      if (!detail) scores[i].score = 0;
+    }
+    if (!in_range)
+      return Status(Code::Error, std::string("plugin \"") + p->Name() + "\" returns an invalid score " +
+                                     std::to_string(bad) + ", it should in the range of [0, 100] after normalizing")
+          .WithPlugin(p->Name());
     if (detail) {
       for (std::size_t i = 0; i < n; ++i) {
         const std::int64_t v = scores[i].score;
         out[i].plugins.push_back({p->Name(), raw[i], v, v * weight, entry.weight, skipped});
+        scores[i].score = 0;
       }
     }
   }
