@@ -79,27 +79,11 @@ class FilterPlugin : public virtual Plugin {
   virtual bool PassesEveryNode(const PodInfo&) const { return false; }
   // Filter over a batch of the cycle's nodes: nodes[alive[k]] for k < n (alive ascending). Keeps in alive, in order,
   // the indices whose node passes, writes into statuses[index] the Status Filter returns for each other one, and
-  // returns how many pass. The default calls Filter per node; a final plugin overrides it with FilterEach (a direct,
-  // inlined call) or reads its state once for the batch.
+  // returns how many pass. The default calls Filter per node; a plugin may override it to read its state once for the
+  // batch.
   virtual std::size_t FilterNodes(const CycleState& state, const PodInfo& pod, const NodeInfo* const* nodes,
                                   std::uint32_t* alive, std::size_t n, Status* statuses) const;
 };
-
-// FilterNodes through P::Filter called directly (P final).
-template <typename P>
-std::size_t FilterEach(const P& plugin, const CycleState& state, const PodInfo& pod, const NodeInfo* const* nodes,
-                       std::uint32_t* alive, std::size_t n, Status* statuses) {
-  std::size_t kept = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::uint32_t i = alive[k];
-    Status s = plugin.P::Filter(state, pod, *nodes[i]);
-    if (s.IsSuccess())
-      alive[kept++] = i;
-    else
-      statuses[i] = std::move(s);
-  }
-  return kept;
-}
 
 class PreScorePlugin : public virtual Plugin {
  public:

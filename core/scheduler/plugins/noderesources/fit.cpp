@@ -84,7 +84,7 @@ class Fit final : public framework::PreFilterPlugin,
                           const framework::NodeInfo* const* nodes, std::uint32_t* alive, std::size_t n,
                           Status* statuses) const override {
     const auto* s = state.Read<PreFilterState>(prefilter_slot);
-    if (!s) return framework::FilterEach(*this, state, pod, nodes, alive, n, statuses);
+    if (!s) return FilterPlugin::FilterNodes(state, pod, nodes, alive, n, statuses);
     std::size_t kept = 0;
     for (std::size_t k = 0; k < n; ++k) {
       const std::uint32_t i = alive[k];

@@ -75,7 +75,7 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
                           const framework::NodeInfo* const* nodes, std::uint32_t* alive, std::size_t n,
                           Status* statuses) const override {
     auto* s = state.Read<PreFilterState>(prefilter_slot);
-    if (!s) return framework::FilterEach(*this, state, pod, nodes, alive, n, statuses);
+    if (!s) return FilterPlugin::FilterNodes(state, pod, nodes, alive, n, statuses);
     return podtopologyspread::FilterNodes(*s, pod, nodes, alive, n, statuses);
   }
 
