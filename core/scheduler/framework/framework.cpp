@@ -6,6 +6,16 @@
 
 namespace kplace::framework {
 
+namespace {
+
+// A pass the plugin cached for this node (FilterWithVerdicts would return it at once): no call needed.
+bool CachedPass(const ActiveFilter& a, const NodeInfo& node) {
+  const auto at = static_cast<std::size_t>(node.index);
+  return a.verdict && at < a.size && a.layout[at] == node.node && a.verdict[at] == NodeVerdictCache::kPass;
+}
+
+}  // namespace
+
 Status Framework::RunReserve(CycleState& state, const PodInfo& pod, const NodeInfo& node, Snapshot& snapshot) {
   for (ReservePlugin* p : reserve_) {
     Status s = p->Reserve(state, pod, node, snapshot);
@@ -109,10 +119,8 @@ void Framework::PrepareActiveFilters(const CycleState& state, const PodInfo& pod
 
 Status Framework::RunFilter(const CycleState& state, const PodInfo& pod, const NodeInfo& node) const {
   PrepareActiveFilters(state, pod);
-  const auto at = static_cast<std::size_t>(node.index);
   for (const auto& a : state.active_filters) {
-    // A pass the plugin cached for this node (FilterWithVerdicts would return it at once): no call.
-    if (a.verdict && at < a.size && a.layout[at] == node.node && a.verdict[at] == NodeVerdictCache::kPass) continue;
+    if (CachedPass(a, node)) continue;
     const FilterPlugin* p = a.plugin;
     Status s = p->Filter(state, pod, node);
     if (!s.IsSuccess()) {
@@ -148,14 +156,12 @@ void Framework::RunFilterNodes(const CycleState& state, const PodInfo& pod, cons
     std::size_t kept = 0;
     if (a.verdict) {
       // Cached passes need no call; the rest (unknown or failed verdicts) call Filter, which records its verdict.
-      const std::uint8_t* verdict = a.verdict;
-      const Node* const* layout = a.layout;
-      const std::size_t size = a.size;
+      // A local copy: the stores below would otherwise make the compiler re-read the verdict row per node.
+      const ActiveFilter f = a;
       for (std::size_t k = 0; k < n; ++k) {
         const std::uint32_t i = live[k];
         const NodeInfo& node = *nodes[i];
-        const auto at = static_cast<std::size_t>(node.index);
-        if (at < size && layout[at] == node.node && verdict[at] == NodeVerdictCache::kPass) {
+        if (CachedPass(f, node)) {
           live[kept++] = i;
           continue;
         }

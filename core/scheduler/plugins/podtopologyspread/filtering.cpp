@@ -170,21 +170,31 @@ std::int64_t Slot(const PreFilterData& data, const framework::NodeInfo& node) {
   return SnapshotSlot(data.nodes, data.num_nodes, node);
 }
 
+// No what-if changed a count: the verdicts by domain PreFilter worked out (the same checks, in the same order).
+enum class DomainVerdict { kPass, kNodeLabelNotMatch, kConstraintsNotMatch };
+DomainVerdict VerdictByDomain(const PreFilterData& data, std::int64_t slot) {
+  for (std::size_t i = 0; i < data.constraints.size(); ++i) {
+    const std::int32_t d = data.of_node[i][slot];
+    if (d < 0) return DomainVerdict::kNodeLabelNotMatch;
+    if (data.over_skew[i][static_cast<std::size_t>(d)]) return DomainVerdict::kConstraintsNotMatch;
+  }
+  return DomainVerdict::kPass;
+}
+
+Status StatusOf(DomainVerdict v) {
+  if (v == DomainVerdict::kNodeLabelNotMatch)
+    return Status(Code::UnschedulableAndUnresolvable, kErrReasonTopologySpreadNodeLabelNotMatch);
+  if (v == DomainVerdict::kConstraintsNotMatch)
+    return Status(Code::Unschedulable, kErrReasonTopologySpreadConstraintsNotMatch);
+  return {};
+}
+
 }  // namespace
 
 Status FilterNode(const PreFilterState& s, const framework::PodInfo&, const framework::NodeInfo& node) {
   const PreFilterData& data = *s.data;
   std::int64_t slot = Slot(data, node);
-  if (slot >= 0 && s.deltas.empty() && s.extra.empty() && s.paths.empty()) {
-    // No what-if changed a count: the verdicts by domain PreFilter worked out (the same checks, in the same order).
-    for (std::size_t i = 0; i < data.constraints.size(); ++i) {
-      const std::int32_t d = data.of_node[i][slot];
-      if (d < 0) return Status(Code::UnschedulableAndUnresolvable, kErrReasonTopologySpreadNodeLabelNotMatch);
-      if (data.over_skew[i][static_cast<std::size_t>(d)])
-        return Status(Code::Unschedulable, kErrReasonTopologySpreadConstraintsNotMatch);
-    }
-    return {};
-  }
+  if (slot >= 0 && s.deltas.empty() && s.extra.empty() && s.paths.empty()) return StatusOf(VerdictByDomain(data, slot));
   for (std::size_t i = 0; i < data.constraints.size(); ++i) {
     std::int32_t d = NodeDomain(s, slot, i, *node.node);
     if (d == kMissingKey) return Status(Code::UnschedulableAndUnresolvable, kErrReasonTopologySpreadNodeLabelNotMatch);
@@ -199,35 +209,27 @@ Status FilterNode(const PreFilterState& s, const framework::PodInfo&, const fram
 
 std::size_t FilterNodes(const PreFilterState& s, const framework::PodInfo& pod, const framework::NodeInfo* const* nodes,
                         std::uint32_t* alive, std::size_t n, Status* statuses) {
+  // FilterNode per node, with its test for what-ifs made once for the run.
   const PreFilterData& data = *s.data;
-  // FilterNode's verdicts by domain, the same checks in the same order, with the state's test made once.
   const bool plain = s.deltas.empty() && s.extra.empty() && s.paths.empty();
-  const std::size_t num_constraints = data.constraints.size();
   std::size_t kept = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const std::uint32_t i = alive[k];
     const framework::NodeInfo& node = *nodes[i];
     const std::int64_t slot = plain ? Slot(data, node) : -1;
-    if (slot < 0) {
-      Status st = FilterNode(s, pod, node);
-      if (st.IsSuccess())
+    if (slot >= 0) {
+      const DomainVerdict v = VerdictByDomain(data, slot);
+      if (v == DomainVerdict::kPass)
         alive[kept++] = i;
       else
-        statuses[i] = std::move(st);
+        statuses[i] = StatusOf(v);
       continue;
     }
-    bool pass = true;
-    for (std::size_t c = 0; c < num_constraints && pass; ++c) {
-      const std::int32_t d = data.of_node[c][slot];
-      if (d < 0) {
-        statuses[i] = Status(Code::UnschedulableAndUnresolvable, kErrReasonTopologySpreadNodeLabelNotMatch);
-        pass = false;
-      } else if (data.over_skew[c][static_cast<std::size_t>(d)]) {
-        statuses[i] = Status(Code::Unschedulable, kErrReasonTopologySpreadConstraintsNotMatch);
-        pass = false;
-      }
-    }
-    if (pass) alive[kept++] = i;
+    Status st = FilterNode(s, pod, node);
+    if (st.IsSuccess())
+      alive[kept++] = i;
+    else
+      statuses[i] = std::move(st);
   }
   return kept;
 }
