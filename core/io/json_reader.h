@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/io/sorted_object.h"
 #include "core/model/input_error.h"
 #include "core/model/labels.h"
 #include "core/model/quantity.h"
@@ -17,7 +18,8 @@
 
 namespace kplace::io {
 
-using Json = nlohmann::json;
+// Objects keep their members in one sorted vector (sorted_object.h), std::map's order without its nodes.
+using Json = nlohmann::basic_json<SortedObject>;
 
 using kplace::InputError;
 

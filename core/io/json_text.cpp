@@ -248,7 +248,7 @@ class ValueBuilder {
         next_rule_ = it->second;
       }
     }
-    slot_ = &(*stack_.back())[std::move(k)];
+    slot_ = &stack_.back()->get_ref<Json::object_t&>().AppendUnsorted(std::move(k));  // sorted in Close()
     return true;
   }
   template <class Exception>
@@ -309,6 +309,7 @@ class ValueBuilder {
       --skip_;
       return true;
     }
+    if (stack_.back()->is_object()) stack_.back()->get_ref<Json::object_t&>().SortAppended();
     stack_.pop_back();
     rules_stack_.pop_back();
     return true;
@@ -488,8 +489,8 @@ class FastParser {
         while (true) {
           if (p_ >= end_ || *p_ != '"') return false;
           ++p_;
-          key_.clear();
-          if (!String(&key_)) return false;
+          std::string key;  // moved into the object: one allocation at most (short keys fit in the string)
+          if (!String(object ? &key : nullptr)) return false;
           SkipSpace();
           if (p_ >= end_ || *p_ != ':') return false;
           ++p_;
@@ -497,7 +498,7 @@ class FastParser {
           int next = -1;
           bool leave_out = !object;
           if (node && !leave_out) {
-            if (auto it = node->next.find(key_); it != node->next.end()) {
+            if (auto it = node->next.find(key); it != node->next.end()) {
               next = it->second;
               leave_out = UnreadTree()[static_cast<std::size_t>(next)].leave_out;
             }
@@ -505,10 +506,8 @@ class FastParser {
           if (leave_out) {
             if (!Value(nullptr, -1)) return false;
           } else {
-            // kubectl prints keys sorted: the hint makes each insertion constant time. A repeated key's value is
-            // replaced, as nlohmann's parser does.
-            auto it = object->try_emplace(object->end(), key_);
-            if (!Value(&it->second, next)) return false;
+            // Sorted when the object closes; a repeated key's value is replaced, as nlohmann's parser does.
+            if (!Value(&object->AppendUnsorted(std::move(key)), next)) return false;
           }
           SkipSpace();
           if (p_ < end_ && *p_ == ',') {
@@ -519,6 +518,7 @@ class FastParser {
           if (p_ < end_ && *p_ == '}') {
             ++p_;
             --open_;
+            if (object) object->SortAppended();
             return true;
           }
           return false;
@@ -589,7 +589,6 @@ class FastParser {
   const char* end_;
   int open_;
   int root_rule_;
-  std::string key_;
 };
 
 // Syntax and the depth limit only.

@@ -808,6 +808,9 @@ class DocumentDecoder {
   void OnEnd() {
     Frame f = std::move(stack_.back());
     stack_.pop_back();
+    // Members were appended in document order, merges included: sorted once here, the last of a repeated key winning
+    // as decode.go's assignments in turn do.
+    if (f.kind == Kind::kMapping) f.json.get_ref<Json::object_t&>().SortAppended();
     if (!f.anchor.empty()) {
       std::size_t decodes_at_start = f.decodes_at_start;
       Remember(f.anchor, f.kind, f.json, std::nullopt, "", decodes_at_start, f.bytes_at_start, f.height);
@@ -831,7 +834,7 @@ class DocumentDecoder {
     auto& object = p.json.get_ref<Json::object_t&>();
     p.want_key = true;
     if (!p.merge) {
-      object.insert_or_assign(std::move(p.key), std::move(json));
+      object.AppendUnsorted(std::move(p.key)) = std::move(json);
       p.key.clear();
       return;
     }
@@ -839,11 +842,11 @@ class DocumentDecoder {
     // mappings from the last to the first, so earlier ones win among them.
     p.merge = false;
     if (node.kind == Kind::kMapping) {
-      for (auto& [k, v] : json.get_ref<Json::object_t&>()) object.insert_or_assign(k, std::move(v));
+      for (auto& [k, v] : json.get_ref<Json::object_t&>()) object.AppendUnsorted(std::string(k)) = std::move(v);
     } else if (node.kind == Kind::kSequence && !node.from_alias) {
       auto& items = json.get_ref<Json::array_t&>();
       for (auto it = items.rbegin(); it != items.rend(); ++it)
-        for (auto& [k, v] : it->get_ref<Json::object_t&>()) object.insert_or_assign(k, std::move(v));
+        for (auto& [k, v] : it->get_ref<Json::object_t&>()) object.AppendUnsorted(std::string(k)) = std::move(v);
     } else {
       FailWantMap(node.mark);
     }
