@@ -36,7 +36,9 @@ bool IncrementalScenarioParser::Step(std::size_t max_items) {
     std::size_t n = 0;
     for (; n < max_items && next_ < elements_.size(); ++n, ++next_) {
       const auto [begin, end] = elements_[next_];
-      builder_.Add(ParseJsonValue(text_, begin, end, 2, Unread::kLeaveOut), next_);
+      Json item = ParseJsonValue(text_, begin, end, 2, Unread::kLeaveOut);
+      builder_.Add(item, next_);
+      ReleaseJson(item);
     }
     // Finishing (workloads expanded, claims added: a tenth of a large import's reading) is a step of its own, so that
     // no step is a slice of items and the finish.

@@ -37,6 +37,11 @@ void EraseUnread(Json& value);
 // with ParseJsonText's depth limit and messages (positions count from the start of whole).
 Json ParseJsonValue(std::string_view whole, std::size_t begin, std::size_t end, int depth, Unread unread);
 
+// Frees a parsed value, leaving null: each container's members first, then the container. (nlohmann's destructor
+// first moves every descendant of a container into a stack of its own, which cost as much again as freeing them: a
+// sixth of reading a List's items.) Recursive: for values at most kMaxJsonDepth deep, as parsed ones are.
+void ReleaseJson(Json& value);
+
 // ParseJsonValue's fast path for text that is one value in the API server's shape (strict JSON, integer numbers):
 // true with out set, or false when it gives up (the value may still be valid: ParseJsonValue then parses it with
 // nlohmann). Whatever it accepts, nlohmann builds identically.

@@ -65,7 +65,7 @@ NodePool ParseProvisioner(const Json& v, const Reader& r);
 InstanceType ParseInstanceType(const Json& v, const Reader& r);
 NodeClaim ParseNodeClaim(const Json& v, const Reader& r);
 
-// kplace.dev (scenario_parser.cpp)
+// kplace.dev (parse_simulation.cpp)
 Simulation ParseSimulation(const Json& v, const Reader& r);
 
 }  // namespace kplace::io

@@ -16,6 +16,9 @@ std::string ResultText(const sim::SimResult& result);
 // ResultText handed to sink in pieces of about JsonWriter::kChunk bytes (the CLI writes them as they come).
 void ResultText(const sim::SimResult& result, const JsonWriter::Sink& sink);
 Json ResultToJson(const sim::SimResult& result);
+// One pod's Karpenter outcome as the result prints it (node or NodeClaim, relaxations...); null for a pod Karpenter
+// has nothing to say about. Shared by the result and the explanations (explanation_writer.cpp).
+Json KarpenterPodJson(const karpenter::Result& k, const karpenter::PodOutcome& o);
 // The explanation record of one pod: every attempt with filter verdicts, scores, choice and message.
 Json ExplanationToJson(const sim::PodResult& pod);
 // karpenter mode: one pod's record (candidates tried per attempt, relaxations, outcome); null when the pod is not

@@ -11,70 +11,6 @@
 
 namespace kplace::io {
 
-Simulation ParseSimulation(const Json& v, const Reader& r) {
-  Simulation sim;
-  if (const Json* meta = r.Object(v, "metadata"))
-    if (const Json* annotations = r.Field("metadata").Object(*meta, "annotations")) {
-      const Reader a = r.Field("metadata").Field("annotations");
-      if (auto compare = a.String(*annotations, "kplace.dev/compare")) {
-        SimulationOverrides checked;
-        try {
-          ParseOverrides(*compare, checked);
-        } catch (const InputError& e) {
-          a.Key("kplace.dev/compare").Fail(e.what());
-        }
-        sim.compare = *compare;
-      }
-    }
-  const Json* spec = r.Object(v, "spec");
-  if (!spec) return sim;
-  Reader s = r.Field("spec");
-  if (auto mode = s.String(*spec, "mode")) {
-    if (auto m = ModeFromName(*mode))
-      sim.mode = *m;
-    else
-      s.Field("mode").Fail("unsupported mode \"" + *mode + "\" (scheduler, karpenter or cluster)");
-  }
-  if (auto it = spec->find("seed"); it != spec->end() && !it->is_null()) {
-    if (it->is_number_unsigned())
-      sim.seed = it->get<std::uint64_t>();
-    else if (it->is_number_integer() && it->get<std::int64_t>() >= 0)
-      sim.seed = static_cast<std::uint64_t>(it->get<std::int64_t>());
-    else if (it->is_number_integer())
-      s.Field("seed").Fail("must be between 0 and 18446744073709551615, got " + it->dump());
-    else
-      s.Field("seed").Fail("expected integer, got " + JsonTypeName(*it));
-  }
-  if (auto v2 = s.String(*spec, "kubernetesVersion"))
-    sim.kubernetes_minor = ParseKubernetesVersion(*v2, s.Field("kubernetesVersion"));
-  if (auto now = s.String(*spec, "now")) {
-    sim.now = ParseRfc3339(*now);
-    if (!sim.now) s.Field("now").Fail("\"" + *now + "\" is not an RFC 3339 time");
-    sim.now_text = *now;
-  }
-  if (const Json* karpenter = s.Object(*spec, "karpenter")) {
-    Reader k = s.Field("karpenter");
-    for (const auto& [key, value] : karpenter->items()) {
-      if (key != "featureGates" && key != "applyDisruption")
-        k.Field(key).Fail("unknown field (applyDisruption, featureGates)");
-      (void)value;
-    }
-    if (auto apply = k.Bool(*karpenter, "applyDisruption")) sim.apply_disruption = *apply;
-    if (const Json* gates = k.Object(*karpenter, "featureGates")) {
-      Reader g = k.Field("featureGates");
-      for (const auto& [key, value] : gates->items()) {
-        // Karpenter's gates (pkg/operator/options FeatureGates); only SpotToSpotConsolidation changes what kplace
-        // models.
-        if (key != "SpotToSpotConsolidation")
-          g.Field(key).Fail("unknown or unmodelled feature gate (SpotToSpotConsolidation)");
-        (void)value;
-      }
-      if (auto v2 = g.Bool(*gates, "SpotToSpotConsolidation")) sim.spot_to_spot_consolidation = *v2;
-    }
-  }
-  return sim;
-}
-
 std::vector<Json> ReadDocuments(std::string_view text, std::vector<std::size_t>* numbers) {
   std::size_t i = 0;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;  // a UTF-8 byte order mark
@@ -114,13 +50,17 @@ std::string DocumentPrefix(std::size_t documents, std::size_t number) {
 // Returns the number of documents.
 std::size_t AddJsonText(ScenarioBuilder& builder, std::string_view text, const ReadHooks& hooks) {
   CheckInputSize(text.size());
-  const auto ranges = JsonDocumentRanges(text);
+  // The usual input, one List and nothing after it but space, splits at once: no scan for the boundaries of
+  // documents first (a tenth of reading the List's items).
+  std::optional<ListLayout> whole_list = SplitList(text);
+  const auto ranges =
+      whole_list ? std::vector<std::pair<std::size_t, std::size_t>>{{0, text.size()}} : JsonDocumentRanges(text);
   try {
     for (std::size_t d = 0; d < ranges.size(); ++d) {
       const std::string prefix = DocumentPrefix(ranges.size(), d + 1);
       const auto [begin, end] = ranges[d];
       const std::string_view doc = text.substr(begin, end - begin);
-      if (auto layout = SplitList(doc)) {
+      if (auto layout = whole_list ? std::move(whole_list) : SplitList(doc)) {
         // Everything but the items: the document with an empty items array (its depth is the document's).
         const std::string shell =
             std::string(doc.substr(0, layout->items_begin)) + "[]" + std::string(doc.substr(layout->items_end));
@@ -130,7 +70,9 @@ std::size_t AddJsonText(ScenarioBuilder& builder, std::string_view text, const R
           for (std::size_t i = 0; i < layout->elements.size(); ++i) {
             const auto [b, e] = layout->elements[i];
             // An item sits in the List object and its items array: 2 containers deep.
-            builder.Add(ParseJsonValue(text, begin + b, begin + e, 2, Unread::kLeaveOut), i);
+            Json item = ParseJsonValue(text, begin + b, begin + e, 2, Unread::kLeaveOut);
+            builder.Add(item, i);
+            ReleaseJson(item);
             if (hooks.added) hooks.added();
           }
           continue;

@@ -57,44 +57,28 @@ class SortedObject {
   void clear() noexcept { members_.clear(); }
   void reserve(size_type n) { members_.reserve(n); }
 
-  template <class K>
-  iterator find(const K& key) {
-    return begin() + Position(std::string_view(key));
-  }
-  template <class K>
-  const_iterator find(const K& key) const {
-    return begin() + Position(std::string_view(key));
-  }
-  template <class K>
-  size_type count(const K& key) const {
-    return find(key) == end() ? 0 : 1;
-  }
-  template <class K>
-  bool contains(const K& key) const {
-    return find(key) != end();
-  }
-  template <class K>
-  T& at(const K& key) {
+  // Lookups take a string_view (std::string, string_view and literals convert): one instance of each, not one per
+  // key type and literal length, in a page whose size is budgeted.
+  iterator find(std::string_view key) { return begin() + static_cast<difference_type>(Position(key)); }
+  const_iterator find(std::string_view key) const { return begin() + static_cast<difference_type>(Position(key)); }
+  size_type count(std::string_view key) const { return find(key) == end() ? 0 : 1; }
+  bool contains(std::string_view key) const { return find(key) != end(); }
+  T& at(std::string_view key) {
     auto it = find(key);
     if (it == end()) throw std::out_of_range("key not found");
     return it->second;
   }
-  template <class K>
-  const T& at(const K& key) const {
+  const T& at(std::string_view key) const {
     auto it = find(key);
     if (it == end()) throw std::out_of_range("key not found");
     return it->second;
   }
 
   // std::map's: a key already there keeps its value.
-  template <class K, class... Args>
-  std::pair<iterator, bool> emplace(K&& key, Args&&... args) {
-    const std::string_view k(key);
-    auto pos = LowerBound(k);
-    if (pos != end() && std::string_view(pos->first) == k) return {pos, false};
-    pos = members_.emplace(pos, std::piecewise_construct, std::forward_as_tuple(std::forward<K>(key)),
-                           std::forward_as_tuple(std::forward<Args>(args)...));
-    return {pos, true};
+  [[gnu::noinline]] std::pair<iterator, bool> emplace(Key key, T value) {
+    auto pos = LowerBound(key);
+    if (pos != end() && pos->first == key) return {pos, false};
+    return {members_.emplace(pos, std::move(key), std::move(value)), true};
   }
   std::pair<iterator, bool> insert(const value_type& v) { return emplace(v.first, v.second); }
   std::pair<iterator, bool> insert(value_type&& v) { return emplace(std::move(v.first), std::move(v.second)); }
@@ -102,21 +86,11 @@ class SortedObject {
   void insert(It first, It last) {
     for (; first != last; ++first) emplace(first->first, first->second);
   }
-  template <class K, class V>
-  std::pair<iterator, bool> insert_or_assign(K&& key, V&& value) {
-    auto result = emplace(std::forward<K>(key));
-    result.first->second = std::forward<V>(value);
-    return result;
-  }
-  template <class K>
-  T& operator[](K&& key) {
-    return emplace(std::forward<K>(key)).first->second;
-  }
+  T& operator[](Key key) { return emplace(std::move(key), T()).first->second; }
 
   iterator erase(const_iterator pos) { return members_.erase(pos); }
   iterator erase(const_iterator first, const_iterator last) { return members_.erase(first, last); }
-  template <class K, class = std::enable_if_t<!std::is_convertible_v<const K&, const_iterator>>>
-  size_type erase(const K& key) {
+  size_type erase(std::string_view key) {
     auto it = find(key);
     if (it == end()) return 0;
     members_.erase(it);
@@ -127,18 +101,37 @@ class SortedObject {
   // key keeps its last value, as assigning member by member would. The returned reference lives until the next
   // append.
   T& AppendUnsorted(Key&& key) { return members_.emplace_back(std::move(key), T()).second; }
-  void SortAppended() {
+  [[gnu::noinline]] void SortAppended() {
     if (IsSortedUnique()) return;
-    const auto less = [](const value_type& a, const value_type& b) { return a.first < b.first; };
-    if (members_.size() <= 16) {  // insertion sort: stable, and no buffer to allocate for a typical object
-      for (std::size_t i = 1; i < members_.size(); ++i)
-        for (std::size_t j = i; j > 0 && less(members_[j], members_[j - 1]); --j)
-          std::swap(members_[j], members_[j - 1]);
-    } else {
-      std::stable_sort(members_.begin(), members_.end(), less);
+    // Stable (the last of a repeated key must stay last): insertion sort within runs of kRun, then runs merged in
+    // pairs through a buffer. Written out rather than std::stable_sort, whose instance cost the page 8 KB.
+    const std::size_t n = members_.size();
+    for (std::size_t lo = 0; lo < n; lo += kRun) {
+      const std::size_t hi = std::min(n, lo + kRun);
+      for (std::size_t i = lo + 1; i < hi; ++i) {
+        if (!(members_[i].first < members_[i - 1].first)) continue;
+        value_type moving = std::move(members_[i]);
+        std::size_t j = i;
+        for (; j > lo && moving.first < members_[j - 1].first; --j) members_[j] = std::move(members_[j - 1]);
+        members_[j] = std::move(moving);
+      }
+    }
+    if (n > kRun) {
+      Members merged(n);
+      for (std::size_t width = kRun; width < n; width *= 2) {
+        for (std::size_t lo = 0; lo < n; lo += 2 * width) {
+          const std::size_t mid = std::min(n, lo + width), hi = std::min(n, lo + 2 * width);
+          std::size_t i = lo, j = mid, k = lo;
+          while (i < mid && j < hi)  // from the right only when strictly smaller: stable
+            merged[k++] = std::move(members_[j].first < members_[i].first ? members_[j++] : members_[i++]);
+          while (i < mid) merged[k++] = std::move(members_[i++]);
+          while (j < hi) merged[k++] = std::move(members_[j++]);
+        }
+        members_.swap(merged);
+      }
     }
     std::size_t kept = 0;
-    for (std::size_t i = 0; i < members_.size(); ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
       if (kept > 0 && members_[kept - 1].first == members_[i].first)
         members_[kept - 1] = std::move(members_[i]);  // the later one wins
       else if (kept++ != i)
@@ -155,8 +148,10 @@ class SortedObject {
   // Small objects (most of a manifest's) are scanned: comparing lengths first rejects most keys without reading
   // them. Larger ones are bisected.
   static constexpr std::size_t kScan = 8;
+  static constexpr std::size_t kRun = 16;  // SortAppended's runs sorted in place
 
-  std::size_t Position(std::string_view key) const {
+  // Out of line: nlohmann inlines find into every lookup of the readers, and the page's size is budgeted.
+  [[gnu::noinline]] std::size_t Position(std::string_view key) const {
     const std::size_t n = members_.size();
     if (n <= kScan) {
       for (std::size_t i = 0; i < n; ++i) {
