@@ -72,36 +72,6 @@ std::optional<std::size_t> FindNumberToken(std::string_view text, std::string_vi
   return std::nullopt;
 }
 
-// Conservative: false only when the depth callback in ParseJsonText could never fire (it sees a depth above limit
-// when a container opens inside `limit` + 1 open ones, or a key or value appears inside that many). Strings are
-// skipped as the lexer skips them; anything else outside them counts as a token.
-bool MayNestDeeperThan(std::string_view text, int limit) {
-  int open = 0;
-  bool in_string = false, escape = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escape)
-        escape = false;
-      else if (c == '\\')
-        escape = true;
-      else if (c == '"')
-        in_string = false;
-      continue;
-    }
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-    if (c == '}' || c == ']') {
-      if (open > 0) --open;
-      continue;
-    }
-    if (open > limit) return true;
-    if (c == '{' || c == '[')
-      ++open;
-    else if (c == '"')
-      in_string = true;
-  }
-  return false;
-}
-
 struct DepthError {};
 
 // Runs parse() on whole[begin, end) and turns its exceptions into InputErrors in the contract's words; error
@@ -140,20 +110,6 @@ auto WithJsonErrors(std::string_view whole, std::size_t begin, std::size_t end, 
     }
     throw InputError("invalid JSON" + where + ": " + what);
   }
-}
-
-// Parses text[begin, end); error positions count from the start of text.
-Json ParseJsonRange(std::string_view whole, std::size_t begin, std::size_t end) {
-  const std::string_view text = whole.substr(begin, end - begin);
-  return WithJsonErrors(whole, begin, end, [&]() {
-    // nlohmann's callback parser scans a container's elements after each object ends (json 3.11), quadratic in a
-    // List's items: a 150,000-pod kubectl dump took minutes. Only texts that may nest too deep take that path.
-    if (!MayNestDeeperThan(text, kMaxJsonDepth)) return Json::parse(text.begin(), text.end());
-    return Json::parse(text.begin(), text.end(), [](int depth, Json::parse_event_t, Json&) {
-      if (depth > kMaxJsonDepth) throw DepthError{};
-      return true;
-    });
-  });
 }
 
 // nlohmann's SAX events -> a Json value, as Json::parse builds it, with ParseJsonText's depth limit and, under
@@ -298,6 +254,14 @@ class SyntaxChecker {
   }
   int open_ = 0;
 };
+
+// Parses text[begin, end); error positions count from the start of text. Through ValueBuilder rather than
+// Json::parse: nlohmann's DOM parser sets an object's members one by one, each put in its place in key order
+// (quadratic in a hostile object of a million keys), and its callback parser, the one that can stop at a depth,
+// scans a container's elements after each object ends (quadratic in a List's items: minutes on a kubectl dump).
+Json ParseJsonRange(std::string_view whole, std::size_t begin, std::size_t end) {
+  return ParseJsonValueWithNlohmann(whole, begin, end, 0, Unread::kKeep);
+}
 
 }  // namespace
 
