@@ -56,7 +56,7 @@ JsonWriter& JsonWriter::Key(std::string_view name) {
   if (depth_ == 0 || !stack_[depth_ - 1].object || stack_[depth_ - 1].keyed)
     throw std::logic_error("JsonWriter: a member name outside an object");
   Frame& f = stack_[depth_ - 1];
-  // Json objects are std::maps: their members print in name order, each name once.
+  // Json objects keep members sorted (SortedObject): they print in name order, each name once.
   if (f.count > 0 && !(std::string_view(f.last_key) < name))
     throw std::logic_error("JsonWriter: member \"" + std::string(name) + "\" after \"" + f.last_key + "\"");
   f.last_key.assign(name);
@@ -256,7 +256,7 @@ void JsonWriter::Value(const Json& v) {
     case Json::value_t::object:
       BeginObject();
       for (auto it = v.begin(); it != v.end(); ++it) {
-        SortedKey(it.key());  // a std::map's keys: in order, each once
+        SortedKey(it.key());  // a Json object's keys (SortedObject): in order, each once
         Value(it.value());
       }
       EndObject();

@@ -30,7 +30,7 @@ class JsonWriter {
   void EndObject();
   void BeginArray();
   void EndArray();
-  // The next member's name. A Json object keeps its members sorted by name (std::map), so they must come in that
+  // The next member's name. A Json object keeps its members sorted by name (SortedObject), so they must come in that
   // order: a name not after the previous one throws std::logic_error rather than print a different document.
   JsonWriter& Key(std::string_view name);
 
