@@ -37,12 +37,12 @@ class Reader {
   std::string path() const { return std::string(path_.view()); }
 
   // Each getter: absent or null -> nullopt; present with the wrong type -> error.
-  const Json* Object(const Json& parent, std::string_view name) const;  // returns nullptr when absent/null
-  const Json* Array(const Json& parent, std::string_view name) const;
-  std::optional<std::string> String(const Json& parent, std::string_view name) const;
-  std::optional<bool> Bool(const Json& parent, std::string_view name) const;
-  std::optional<std::int64_t> Int(const Json& parent, std::string_view name, std::int64_t min, std::int64_t max) const;
-  std::optional<double> Number(const Json& parent, std::string_view name) const;
+  const Json* Object(const Json& parent, const char* name) const;  // returns nullptr when absent/null
+  const Json* Array(const Json& parent, const char* name) const;
+  std::optional<std::string> String(const Json& parent, const char* name) const;
+  std::optional<bool> Bool(const Json& parent, const char* name) const;
+  std::optional<std::int64_t> Int(const Json& parent, const char* name, std::int64_t min, std::int64_t max) const;
+  std::optional<double> Number(const Json& parent, const char* name) const;
 
   // Checks the value at this path.
   void ExpectObject(const Json& v) const;

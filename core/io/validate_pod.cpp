@@ -35,26 +35,26 @@ namespace {
 
 // ---- lenient access: a value of the wrong type is skipped (the parsers report it) -------------------------
 
-const Json* Get(const Json* parent, std::string_view name) {
+const Json* Get(const Json* parent, const char* name) {
   if (!parent || !parent->is_object()) return nullptr;
-  auto it = parent->find(name);
+  auto it = parent->find(std::string_view(name));  // not strlen-ed at every comparison (see json_reader.cpp)
   if (it == parent->end() || it->is_null()) return nullptr;
   return &*it;
 }
-const Json* Obj(const Json* parent, std::string_view name) {
+const Json* Obj(const Json* parent, const char* name) {
   const Json* v = Get(parent, name);
   return v && v->is_object() ? v : nullptr;
 }
-const Json* Arr(const Json* parent, std::string_view name) {
+const Json* Arr(const Json* parent, const char* name) {
   const Json* v = Get(parent, name);
   return v && v->is_array() ? v : nullptr;
 }
-std::string Str(const Json* parent, std::string_view name) {
+std::string Str(const Json* parent, const char* name) {
   const Json* v = Get(parent, name);
   return v && v->is_string() ? v->get<std::string>() : "";
 }
 // An integral JSON number; nullopt when absent or not one (the parsers report those).
-std::optional<std::int64_t> Int(const Json* parent, std::string_view name) {
+std::optional<std::int64_t> Int(const Json* parent, const char* name) {
   const Json* v = Get(parent, name);
   if (!v) return std::nullopt;
   if (v->is_number_unsigned()) {
@@ -73,7 +73,7 @@ std::optional<std::int64_t> Int(const Json* parent, std::string_view name) {
 }
 // An integer field that upstream reads as 0 when absent; nullopt when present with another type (the parsers
 // report it).
-std::optional<std::int64_t> IntOrZero(const Json* parent, std::string_view name) {
+std::optional<std::int64_t> IntOrZero(const Json* parent, const char* name) {
   if (!Get(parent, name)) return 0;
   return Int(parent, name);
 }
