@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <stdexcept>
@@ -154,10 +153,8 @@ class SortedObject {
   [[gnu::noinline]] std::size_t Position(std::string_view key) const {
     const std::size_t n = members_.size();
     if (n <= kScan) {
-      for (std::size_t i = 0; i < n; ++i) {
-        const Key& k = members_[i].first;
-        if (k.size() == key.size() && std::memcmp(k.data(), key.data(), key.size()) == 0) return i;
-      }
+      for (std::size_t i = 0; i < n; ++i)
+        if (std::string_view(members_[i].first) == key) return i;  // lengths first, then the bytes
       return n;
     }
     auto it = LowerBound(key);
