@@ -116,7 +116,8 @@ class FastParser {
     const std::uint64_t control = (w - kOnes * 0x20) & ~w & kHighs;
     return (quote | backslash | control | (w & kHighs)) != 0;
   }
-  // p_ is just past the opening quote; out (when given) gets the string.
+  // p_ is just past the opening quote; out (when given) gets the string. Runs are appended by pointer and length:
+  // libc++'s append of an iterator range copies byte by byte (the page's core).
   bool String(std::string* out) {
     const char* run = p_;  // the start of bytes not yet appended
     while (true) {
@@ -129,7 +130,7 @@ class FastParser {
       if (p_ >= end_) return false;
       const auto c = static_cast<unsigned char>(*p_);
       if (c == '"') {
-        if (out) out->append(run, p_);
+        if (out) out->append(run, static_cast<std::size_t>(p_ - run));
         ++p_;
         return true;
       }
@@ -141,7 +142,7 @@ class FastParser {
         continue;
       }
       // An escape.
-      if (out) out->append(run, p_);
+      if (out) out->append(run, static_cast<std::size_t>(p_ - run));
       if (end_ - p_ < 2) return false;
       const char e = p_[1];
       p_ += 2;

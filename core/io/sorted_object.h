@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <stdexcept>
@@ -108,10 +110,10 @@ class SortedObject {
     for (std::size_t lo = 0; lo < n; lo += kRun) {
       const std::size_t hi = std::min(n, lo + kRun);
       for (std::size_t i = lo + 1; i < hi; ++i) {
-        if (!(members_[i].first < members_[i - 1].first)) continue;
+        if (!KeyLess(members_[i].first, members_[i - 1].first)) continue;
         value_type moving = std::move(members_[i]);
         std::size_t j = i;
-        for (; j > lo && moving.first < members_[j - 1].first; --j) members_[j] = std::move(members_[j - 1]);
+        for (; j > lo && KeyLess(moving.first, members_[j - 1].first); --j) members_[j] = std::move(members_[j - 1]);
         members_[j] = std::move(moving);
       }
     }
@@ -122,7 +124,7 @@ class SortedObject {
           const std::size_t mid = std::min(n, lo + width), hi = std::min(n, lo + 2 * width);
           std::size_t i = lo, j = mid, k = lo;
           while (i < mid && j < hi)  // from the right only when strictly smaller: stable
-            merged[k++] = std::move(members_[j].first < members_[i].first ? members_[j++] : members_[i++]);
+            merged[k++] = std::move(KeyLess(members_[j].first, members_[i].first) ? members_[j++] : members_[i++]);
           while (i < mid) merged[k++] = std::move(members_[i++]);
           while (j < hi) merged[k++] = std::move(members_[j++]);
         }
@@ -131,7 +133,7 @@ class SortedObject {
     }
     std::size_t kept = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      if (kept > 0 && members_[kept - 1].first == members_[i].first)
+      if (kept > 0 && SameKey(members_[kept - 1].first, members_[i].first))
         members_[kept - 1] = std::move(members_[i]);  // the later one wins
       else if (kept++ != i)
         members_[kept - 1] = std::move(members_[i]);
@@ -154,12 +156,34 @@ class SortedObject {
     const std::size_t n = members_.size();
     if (n <= kScan) {
       for (std::size_t i = 0; i < n; ++i)
-        if (std::string_view(members_[i].first) == key) return i;  // lengths first, then the bytes
+        if (SameKey(members_[i].first, key)) return i;
       return n;
     }
     auto it = LowerBound(key);
-    return it != members_.end() && std::string_view(it->first) == key ? static_cast<std::size_t>(it - members_.begin())
-                                                                      : n;
+    return it != members_.end() && SameKey(it->first, key) ? static_cast<std::size_t>(it - members_.begin()) : n;
+  }
+  // Key comparisons written out for the short keys of manifests: lengths first, then 8 bytes at a time, and the
+  // first bytes before a full comparison. In the page's core, memcmp is a call to a loop that reads a byte at a time
+  // when the keys are not 4-byte aligned (they rarely are in a string's inline buffer).
+  static bool SameKey(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    const char* x = a.data();
+    const char* y = b.data();
+    std::size_t n = a.size();
+    for (; n >= 8; n -= 8, x += 8, y += 8) {
+      std::uint64_t u, v;
+      std::memcpy(&u, x, sizeof u);
+      std::memcpy(&v, y, sizeof v);
+      if (u != v) return false;
+    }
+    for (; n > 0; --n)
+      if (*x++ != *y++) return false;
+    return true;
+  }
+  static bool KeyLess(std::string_view a, std::string_view b) {
+    if (!a.empty() && !b.empty() && a[0] != b[0])
+      return static_cast<unsigned char>(a[0]) < static_cast<unsigned char>(b[0]);
+    return a < b;
   }
   iterator LowerBound(std::string_view key) {
     return std::lower_bound(members_.begin(), members_.end(), key,
@@ -171,7 +195,7 @@ class SortedObject {
   }
   bool IsSortedUnique() const {
     for (std::size_t i = 1; i < members_.size(); ++i)
-      if (!(members_[i - 1].first < members_[i].first)) return false;
+      if (!KeyLess(members_[i - 1].first, members_[i].first)) return false;
     return true;
   }
 
