@@ -21,6 +21,9 @@ namespace kplace::io {
 // Objects keep their members in one sorted vector (sorted_object.h), std::map's order without its nodes.
 using Json = nlohmann::basic_json<SortedObject>;
 
+// The member of an object a NUL-terminated name names, or nullptr (absent, or parent not an object).
+const Json* FindMember(const Json& parent, const char* name);
+
 using kplace::InputError;
 
 // Where we are: the item prefix ("items[3] (Pod default/web)") and a path inside it.

@@ -63,6 +63,19 @@ class SortedObject {
   iterator find(std::string_view key) { return begin() + static_cast<difference_type>(Position(key)); }
   const_iterator find(std::string_view key) const { return begin() + static_cast<difference_type>(Position(key)); }
   size_type count(std::string_view key) const { return find(key) == end() ? 0 : 1; }
+  // The value of the member a NUL-terminated name names (a literal at the readers' call sites), or nullptr. Small
+  // objects compare the name as they read it (no strlen, no memcmp: calls to byte loops in the page's core); larger
+  // ones measure it once and bisect.
+  [[gnu::noinline]] const T* FindName(const char* name) const {
+    const std::size_t n = members_.size();
+    if (n <= kScan) {
+      for (std::size_t i = 0; i < n; ++i)
+        if (SameName(members_[i].first, name)) return &members_[i].second;
+      return nullptr;
+    }
+    const std::size_t at = Position(std::string_view(name));
+    return at == n ? nullptr : &members_[at].second;
+  }
   bool contains(std::string_view key) const { return find(key) != end(); }
   T& at(std::string_view key) {
     auto it = find(key);
@@ -179,6 +192,13 @@ class SortedObject {
     for (; n > 0; --n)
       if (*x++ != *y++) return false;
     return true;
+  }
+  static bool SameName(std::string_view key, const char* name) {
+    for (const char c : key) {
+      if (*name == '\0' || *name != c) return false;  // the name ends first (a key may hold a NUL), or differs
+      ++name;
+    }
+    return *name == '\0';
   }
   static bool KeyLess(std::string_view a, std::string_view b) {
     if (!a.empty() && !b.empty() && a[0] != b[0])

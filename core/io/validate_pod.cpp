@@ -37,9 +37,8 @@ namespace {
 
 const Json* Get(const Json* parent, const char* name) {
   if (!parent || !parent->is_object()) return nullptr;
-  auto it = parent->find(std::string_view(name));  // not strlen-ed at every comparison (see json_reader.cpp)
-  if (it == parent->end() || it->is_null()) return nullptr;
-  return &*it;
+  const Json* it = FindMember(*parent, name);
+  return it && !it->is_null() ? it : nullptr;
 }
 const Json* Obj(const Json* parent, const char* name) {
   const Json* v = Get(parent, name);

@@ -68,16 +68,25 @@ std::vector<std::int32_t> ResolvePriorities(Scenario& sc) {
 }
 
 void AddDefaultTolerations(Pod& pod) {
-  for (const char* key : {"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"}) {
-    Taint probe{Intern(key), kEmptySymbol, TaintEffect::NoExecute};
+  // Interned once (a lookup per pod and key otherwise), in the order the loop below first needs them.
+  static const Symbol kNotReady = Intern("node.kubernetes.io/not-ready");
+  static const Symbol kUnreachable = Intern("node.kubernetes.io/unreachable");
+  for (const Symbol key : {kNotReady, kUnreachable}) {
     bool tolerated = false;
     for (const auto& t : pod.tolerations) {
       // The admission plugin checks key (or empty key) and effect (or empty effect), whatever the operator.
-      if ((t.key == probe.key || t.key == kEmptySymbol) &&
+      if ((t.key == key || t.key == kEmptySymbol) &&
           (t.effect == TaintEffect::NoExecute || t.effect == TaintEffect::None))
         tolerated = true;
     }
-    if (!tolerated) pod.tolerations.push_back(MakeToleration(key, TaintEffect::NoExecute, 300));
+    if (!tolerated) {
+      Toleration t;
+      t.key = key;
+      t.op = TolerationOp::Exists;
+      t.effect = TaintEffect::NoExecute;
+      t.toleration_seconds = 300;
+      pod.tolerations.push_back(std::move(t));
+    }
   }
 }
 

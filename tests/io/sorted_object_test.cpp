@@ -94,6 +94,33 @@ TEST(SortedObject, RandomObjectsMatchStdMap) {
   }
 }
 
+// FindMember (the readers' lookup by a NUL-terminated name) finds what find() finds, in objects small enough to be
+// scanned and large enough to be bisected, with keys that are prefixes of one another, empty, or hold a NUL byte.
+TEST(SortedObject, FindMemberAgreesWithFind) {
+  const std::vector<std::string> keys = {
+      "",   "a",        "ab",   "abc",       "b",  std::string("a\0b", 3), std::string("\0", 1),
+      "ba", "\xc3\xa9", "name", "namespace", "nam"};
+  const std::vector<const char*> names = {"",         "a",    "ab",        "abc", "abcd", "b",     "ba", "bb",
+                                          "\xc3\xa9", "name", "namespace", "nam", "n",    "names", "z"};
+  for (std::size_t size = 0; size <= keys.size(); ++size) {
+    Json object = Json::object();
+    for (std::size_t i = 0; i < size; ++i) object[keys[i]] = static_cast<int>(i);
+    for (const char* name : names) {
+      const auto it = object.find(std::string_view(name));
+      const Json* found = FindMember(object, name);
+      if (it == object.end()) {
+        EXPECT_EQ(found, nullptr) << "\"" << name << "\" among " << size << " keys";
+      } else {
+        ASSERT_NE(found, nullptr) << "\"" << name << "\" among " << size << " keys";
+        EXPECT_EQ(found, &*it) << name;
+      }
+    }
+  }
+  EXPECT_EQ(FindMember(Json::array({1, 2}), "a"), nullptr);
+  EXPECT_EQ(FindMember(Json("a"), "a"), nullptr);
+  EXPECT_EQ(FindMember(Json(), "a"), nullptr);
+}
+
 // A hostile object, a hundred thousand keys in descending order: each parser sorts it once when it closes (placing
 // each member in order as it comes would move every member after it: quadratic, minutes).
 TEST(SortedObject, LargeObjectInDescendingOrder) {

@@ -74,7 +74,8 @@ double EvictionCost(const Pod& p) {
 }
 
 bool IsEvictable(const Pod& p, std::int64_t now, std::vector<Event>* events) {
-  const Taint disrupted{Intern("karpenter.sh/disrupted"), kEmptySymbol, TaintEffect::NoSchedule};
+  static const Symbol kDisrupted = Intern("karpenter.sh/disrupted");  // interned once, not per pod
+  const Taint disrupted{kDisrupted, kEmptySymbol, TaintEffect::NoSchedule};
   return IsActive(p) && !TolerationsTolerate(p.tolerations, disrupted) && !IsOwnedBy(p, "v1", "Node") &&
          !IsDoNotDisruptActive(p, now, events);
 }
