@@ -92,10 +92,12 @@ std::size_t FilterPlugin::FilterNodes(const CycleState& state, const PodInfo& po
   for (std::size_t k = 0; k < n; ++k) {
     const std::uint32_t i = alive[k];
     Status s = Filter(state, pod, *nodes[i]);
-    if (s.IsSuccess())
+    if (s.IsSuccess()) {
       alive[kept++] = i;
-    else
+    } else {
+      if (*s.plugin() == '\0') s.WithPlugin(Name());
       statuses[i] = std::move(s);
+    }
   }
   return kept;
 }
@@ -141,12 +143,22 @@ void Framework::RunFilterNodes(const CycleState& state, const PodInfo& pod, cons
   // Filter plugins depend on (state, pod, node) only, so visiting plugin by plugin decides nothing differently.
   auto& alive = filter_alive_;
   alive.clear();
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto* nominated = nominator ? nominator->ForNode(nodes[i]->node) : nullptr;
-    if (nominated)
-      statuses[i] = RunFilterWithNominated(state, pod, *nodes[i], snapshot, *nominated);
-    else
-      alive.push_back(static_cast<std::uint32_t>(i));
+  // A nominated node's Status without a plugin name takes the name of the first plugin that rejects a node of the
+  // batch (as every failure still unnamed did when each plugin's rejections were named after it ran).
+  bool unnamed_nominated = false;
+  if (!nominator || nominator->NoneOnNodes()) {
+    alive.resize(count);
+    for (std::size_t i = 0; i < count; ++i) alive[i] = static_cast<std::uint32_t>(i);
+  } else {
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto* nominated = nominator->ForNode(nodes[i]->node);
+      if (nominated) {
+        statuses[i] = RunFilterWithNominated(state, pod, *nodes[i], snapshot, *nominated);
+        unnamed_nominated |= !statuses[i].IsSuccess() && *statuses[i].plugin() == '\0';
+      } else {
+        alive.push_back(static_cast<std::uint32_t>(i));
+      }
+    }
   }
   std::size_t n = alive.size();
   for (const auto& a : state.active_filters) {
@@ -166,18 +178,20 @@ void Framework::RunFilterNodes(const CycleState& state, const PodInfo& pod, cons
           continue;
         }
         Status s = p->Filter(state, pod, node);
-        if (s.IsSuccess())
+        if (s.IsSuccess()) {
           live[kept++] = i;
-        else
+        } else {
+          if (*s.plugin() == '\0') s.WithPlugin(p->Name());
           statuses[i] = std::move(s);
+        }
       }
     } else {
-      kept = p->FilterNodes(state, pod, nodes, live, n, statuses);
+      kept = p->FilterNodes(state, pod, nodes, live, n, statuses);  // names the Statuses it writes
     }
-    if (kept != n) {
-      // The nodes this plugin removed are the failures not yet named (earlier plugins named theirs).
+    if (kept != n && unnamed_nominated) {
       for (std::size_t i = 0; i < count; ++i)
         if (!statuses[i].IsSuccess() && *statuses[i].plugin() == '\0') statuses[i].WithPlugin(p->Name());
+      unnamed_nominated = false;
     }
     n = kept;
   }

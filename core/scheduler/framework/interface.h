@@ -78,9 +78,9 @@ class FilterPlugin : public virtual Plugin {
   // no node): the framework then does not call it. Only a shortcut: the verdicts are the same.
   virtual bool PassesEveryNode(const PodInfo&) const { return false; }
   // Filter over a batch of the cycle's nodes: nodes[alive[k]] for k < n (alive ascending). Keeps in alive, in order,
-  // the indices whose node passes, writes into statuses[index] the Status Filter returns for each other one, and
-  // returns how many pass. The default calls Filter per node; a plugin may override it to read its state once for the
-  // batch.
+  // the indices whose node passes, writes into statuses[index] the Status Filter returns for each other one (named
+  // with Name() when Filter named no plugin), and returns how many pass. The default calls Filter per node; a plugin
+  // may override it to read its state once for the batch.
   virtual std::size_t FilterNodes(const CycleState& state, const PodInfo& pod, const NodeInfo* const* nodes,
                                   std::uint32_t* alive, std::size_t n, Status* statuses) const;
 };

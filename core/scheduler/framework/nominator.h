@@ -20,6 +20,8 @@ class Nominator {
   void Add(const PodInfo* pod, const std::string& node_name, const Node* node);
   // Drops pod's nomination (bound, deleted or cleared). No-op when it has none.
   void Remove(const PodInfo* pod);
+  // Whether no node has a nominated pod (ForNode is nullptr for every node).
+  bool NoneOnNodes() const { return by_node_.empty(); }
   // Pods nominated to node, in nomination order; nullptr when none.
   const std::vector<const PodInfo*>* ForNode(const Node* node) const {
     if (by_node_.empty()) return nullptr;

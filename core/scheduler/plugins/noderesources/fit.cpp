@@ -91,7 +91,7 @@ class Fit final : public framework::PreFilterPlugin,
       if (Fits(*s, *nodes[i]))
         alive[kept++] = i;
       else
-        statuses[i] = Rejection(*s, *nodes[i]);
+        statuses[i] = Rejection(*s, *nodes[i]).WithPlugin(Name());
     }
     return kept;
   }

@@ -208,7 +208,7 @@ Status FilterNode(const PreFilterState& s, const framework::PodInfo&, const fram
 }
 
 std::size_t FilterNodes(const PreFilterState& s, const framework::PodInfo& pod, const framework::NodeInfo* const* nodes,
-                        std::uint32_t* alive, std::size_t n, Status* statuses) {
+                        std::uint32_t* alive, std::size_t n, Status* statuses, const char* plugin) {
   // FilterNode per node, with its test for what-ifs made once for the run.
   const PreFilterData& data = *s.data;
   const bool plain = s.deltas.empty() && s.extra.empty() && s.paths.empty();
@@ -222,14 +222,16 @@ std::size_t FilterNodes(const PreFilterState& s, const framework::PodInfo& pod, 
       if (v == DomainVerdict::kPass)
         alive[kept++] = i;
       else
-        statuses[i] = StatusOf(v);
+        statuses[i] = StatusOf(v).WithPlugin(plugin);
       continue;
     }
     Status st = FilterNode(s, pod, node);
-    if (st.IsSuccess())
+    if (st.IsSuccess()) {
       alive[kept++] = i;
-    else
+    } else {
+      if (*st.plugin() == '\0') st.WithPlugin(plugin);
       statuses[i] = std::move(st);
+    }
   }
   return kept;
 }

@@ -86,9 +86,9 @@ std::unique_ptr<PreFilterState> ComputePreFilterState(const framework::PodInfo& 
 // Filter for one node.
 framework::Status FilterNode(const PreFilterState& s, const framework::PodInfo& pod, const framework::NodeInfo& node);
 
-// Filter over nodes[alive[k]], k < n (FilterPlugin::FilterNodes).
+// Filter over nodes[alive[k]], k < n (FilterPlugin::FilterNodes); the Statuses written are named plugin.
 std::size_t FilterNodes(const PreFilterState& s, const framework::PodInfo& pod, const framework::NodeInfo* const* nodes,
-                        std::uint32_t* alive, std::size_t n, framework::Status* statuses);
+                        std::uint32_t* alive, std::size_t n, framework::Status* statuses, const char* plugin);
 
 // updateWithPod: pod `updated` is added to (delta 1) or removed from (delta -1) node in a what-if.
 void UpdateWithPod(PreFilterState& s, const framework::PodInfo& updated, const framework::PodInfo& incoming,

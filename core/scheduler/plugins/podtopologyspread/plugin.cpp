@@ -76,7 +76,7 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
                           Status* statuses) const override {
     auto* s = state.Read<PreFilterState>(prefilter_slot);
     if (!s) return FilterPlugin::FilterNodes(state, pod, nodes, alive, n, statuses);
-    return podtopologyspread::FilterNodes(*s, pod, nodes, alive, n, statuses);
+    return podtopologyspread::FilterNodes(*s, pod, nodes, alive, n, statuses, Name());
   }
 
   Status PreScore(framework::CycleState& state, const framework::PodInfo& pod,
