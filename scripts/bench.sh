@@ -6,6 +6,7 @@
 #      page's WebAssembly core under node, in one run, then the page in headless Chromium (bench/page_bench.mjs), and
 #      writes docs/benchmarks.md (--no-report: print only).
 # Arguments other than --no-report go to the Google Benchmark binary (e.g. --benchmark_filter=BM_Preemption).
+# Instructions instead of seconds, for a change before and after on this noisy machine: bench/instructions.sh.
 # Large imports (a 5,000-node / 50,000-pod dump): bench/import_bench.py and bench/page_import_bench.mjs (figures in
 # bench/REPORT.md).
 set -euo pipefail

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what kplace needs to build and test, from Debian's packages, only when something is missing.
-# Usage: scripts/install-deps.sh [native|fuzz|all|web]
+# Usage: scripts/install-deps.sh [native|fuzz|all|web|profile]
 #   web: Emscripten, a TTF font and fontTools (to subset it), headless Chromium, node/npm and python3 for the browser
 #        playground; Dear ImGui's and libyaml's sources come separately from Debian's source packages
 #        (scripts/fetch-source.sh, run by the wasm build's configure step).
+#   profile: valgrind (bench/instructions.sh counts instructions with cachegrind).
 set -euo pipefail
 
 # libyaml-dev: the YAML parser the core links natively (core/io/yaml_text.cpp).
@@ -17,7 +18,8 @@ case "${1:-native}" in
           ca-certificates)
     need_node=1
     ;;
-  *) echo "usage: $0 [native|fuzz|all|web]" >&2; exit 2 ;;
+  profile) want=(valgrind) ;;
+  *) echo "usage: $0 [native|fuzz|all|web|profile]" >&2; exit 2 ;;
 esac
 
 missing=()
