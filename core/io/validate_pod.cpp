@@ -36,8 +36,8 @@ namespace {
 // ---- lenient access: a value of the wrong type is skipped (the parsers report it) -------------------------
 
 const Json* Get(const Json* parent, const char* name) {
-  if (!parent || !parent->is_object()) return nullptr;
-  const Json* it = FindMember(*parent, name);
+  if (!parent) return nullptr;
+  const Json* it = FindMember(*parent, name);  // nullptr for a parent that is no object
   return it && !it->is_null() ? it : nullptr;
 }
 const Json* Obj(const Json* parent, const char* name) {

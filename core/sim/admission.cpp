@@ -15,9 +15,9 @@ std::string ItemLabel(const Pod& p) {
   return label + "(Pod " + p.Key() + ")";
 }
 
-Toleration MakeToleration(const char* key, TaintEffect effect, std::optional<std::int64_t> seconds = std::nullopt) {
+Toleration MakeToleration(Symbol key, TaintEffect effect, std::optional<std::int64_t> seconds = std::nullopt) {
   Toleration t;
-  t.key = Intern(key);
+  t.key = key;
   t.op = TolerationOp::Exists;
   t.effect = effect;
   t.toleration_seconds = seconds;
@@ -79,14 +79,7 @@ void AddDefaultTolerations(Pod& pod) {
           (t.effect == TaintEffect::NoExecute || t.effect == TaintEffect::None))
         tolerated = true;
     }
-    if (!tolerated) {
-      Toleration t;
-      t.key = key;
-      t.op = TolerationOp::Exists;
-      t.effect = TaintEffect::NoExecute;
-      t.toleration_seconds = 300;
-      pod.tolerations.push_back(std::move(t));
-    }
+    if (!tolerated) pod.tolerations.push_back(MakeToleration(key, TaintEffect::NoExecute, 300));
   }
 }
 
@@ -128,8 +121,8 @@ void ExpandDaemonSets(Scenario& sc, std::size_t first_node) {
     // The DaemonSet controller adds these tolerations to every daemon pod (util.AddOrUpdateDaemonPodTolerations).
     Pod tmpl = *w.pod_template;
     auto add = [&](const char* key, TaintEffect effect) {
-      Taint probe{Intern(key), kEmptySymbol, effect};
-      if (!TolerationsTolerate(tmpl.tolerations, probe)) tmpl.tolerations.push_back(MakeToleration(key, effect));
+      const Taint probe{Intern(key), kEmptySymbol, effect};
+      if (!TolerationsTolerate(tmpl.tolerations, probe)) tmpl.tolerations.push_back(MakeToleration(probe.key, effect));
     };
     add("node.kubernetes.io/not-ready", TaintEffect::NoExecute);
     add("node.kubernetes.io/unreachable", TaintEffect::NoExecute);
