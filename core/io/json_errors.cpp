@@ -136,12 +136,12 @@ class ValueBuilder {
     next_rule_ = -1;
     if (const int r = rules_stack_.back(); r >= 0) {
       const auto& node = UnreadTree()[static_cast<std::size_t>(r)];
-      if (auto it = node.next.find(k); it != node.next.end()) {
-        if (UnreadTree()[static_cast<std::size_t>(it->second)].leave_out) {
+      if (const int found = node.Find(k); found >= 0) {
+        if (UnreadTree()[static_cast<std::size_t>(found)].leave_out) {
           skip_next_ = true;
           return true;
         }
-        next_rule_ = it->second;
+        next_rule_ = found;
       }
     }
     slot_ = &stack_.back()->get_ref<Json::object_t&>().AppendUnsorted(std::move(k));  // sorted in Close()
@@ -159,9 +159,7 @@ class ValueBuilder {
     if (!stack_.back()->is_array()) return next_rule_;
     const int r = rules_stack_.back();
     if (r < 0) return -1;
-    const auto& node = UnreadTree()[static_cast<std::size_t>(r)];
-    auto it = node.next.find("*");
-    return it == node.next.end() ? -1 : it->second;
+    return UnreadTree()[static_cast<std::size_t>(r)].Find("*");
   }
   Json* Place(Json&& v) {
     if (stack_.empty()) {

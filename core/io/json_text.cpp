@@ -16,12 +16,13 @@ const std::vector<UnreadNode>& UnreadTree() {
     auto add = [&t](std::initializer_list<std::string_view> path) {
       int at = 0;
       for (std::string_view key : path) {
-        auto it = t[static_cast<std::size_t>(at)].next.find(key);
-        if (it == t[static_cast<std::size_t>(at)].next.end()) {
+        int found = t[static_cast<std::size_t>(at)].Find(key);
+        if (found < 0) {
+          found = static_cast<int>(t.size());
           t.emplace_back();
-          it = t[static_cast<std::size_t>(at)].next.emplace(std::string(key), static_cast<int>(t.size() - 1)).first;
+          t[static_cast<std::size_t>(at)].next.emplace_back(std::string(key), found);
         }
-        at = it->second;
+        at = found;
       }
       t[static_cast<std::size_t>(at)].leave_out = true;
     };
@@ -255,10 +256,8 @@ class FastParser {
           int next = -1;
           bool leave_out = !object;
           if (node && !leave_out) {
-            if (auto it = node->next.find(key); it != node->next.end()) {
-              next = it->second;
-              leave_out = UnreadTree()[static_cast<std::size_t>(next)].leave_out;
-            }
+            next = node->Find(key);
+            if (next >= 0) leave_out = UnreadTree()[static_cast<std::size_t>(next)].leave_out;
           }
           if (leave_out) {
             if (!Value(nullptr, -1)) return false;
@@ -289,8 +288,7 @@ class FastParser {
         Json::array_t* array = out ? &out->get_ref<Json::array_t&>() : nullptr;
         int element_rule = -1;
         if (rule >= 0) {
-          const auto& node = UnreadTree()[static_cast<std::size_t>(rule)];
-          if (auto it = node.next.find("*"); it != node.next.end()) element_rule = it->second;
+          element_rule = UnreadTree()[static_cast<std::size_t>(rule)].Find("*");
         }
         SkipSpace();
         if (p_ < end_ && *p_ == ']') {
@@ -409,8 +407,8 @@ namespace {
 void EraseUnreadAt(Json& v, int rule) {
   const UnreadNode& node = UnreadTree()[static_cast<std::size_t>(rule)];
   if (v.is_array()) {
-    if (auto it = node.next.find("*"); it != node.next.end())
-      for (Json& e : v) EraseUnreadAt(e, it->second);
+    if (const int element_rule = node.Find("*"); element_rule >= 0)
+      for (Json& e : v) EraseUnreadAt(e, element_rule);
     return;
   }
   if (!v.is_object()) return;

@@ -4,9 +4,9 @@
 
 #include <cstddef>
 #include <functional>
-#include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/io/json_text.h"
@@ -15,8 +15,14 @@ namespace kplace::io {
 
 // Unread::kLeaveOut as a tree of keys from an item's root ("*": every element of an array).
 struct UnreadNode {
-  std::map<std::string, int, std::less<>> next;  // key -> index in the tree
+  std::vector<std::pair<std::string, int>> next;  // key -> index in the tree (a few keys: scanned, no tree's nodes)
   bool leave_out = false;
+  // The index under key, or -1. Looked up for every key of an item's upper levels as it is read.
+  int Find(std::string_view key) const {
+    for (const auto& [k, at] : next)
+      if (k.size() == key.size() && (key.empty() || k[0] == key[0]) && std::string_view(k) == key) return at;
+    return -1;
+  }
 };
 const std::vector<UnreadNode>& UnreadTree();
 
