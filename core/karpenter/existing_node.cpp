@@ -1,7 +1,9 @@
 #include "core/karpenter/existing_node.h"
 
 #include <algorithm>
-#include <map>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "core/karpenter/resources.h"
 
@@ -198,9 +200,12 @@ std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vect
   static const Symbol kInitialized = Intern("karpenter.sh/initialized");
   static const Symbol kTrue = Intern("true");
   std::vector<ExistingNode> out;
-  std::map<std::string, std::vector<const Pod*>> bound;
+  // Pods by the node they are bound to, in the scenario's order (hashed: built per scheduling simulation, and the
+  // disruption dry run simulates once per candidate).
+  std::unordered_map<std::string_view, std::vector<const Pod*>> bound;
   for (const auto& p : sc.pods)
     if (!p.node_name.empty() && !p.Terminal()) bound[p.node_name].push_back(&p);
+  static const std::vector<const Pod*> kNone;
   std::vector<std::pair<const Node*, bool>> all;  // (node, an in-flight NodeClaim)
   for (const auto& n : sc.nodes) all.emplace_back(&n, false);
   for (const auto& n : sc.in_flight_node_claims) all.emplace_back(&n, true);
@@ -223,7 +228,8 @@ std::vector<ExistingNode> BuildExistingNodes(const Scenario& sc, const std::vect
     Resource ds_requests;
     // A NodeClaim without a Node has no CSINode yet (populateVolumeLimits reads the Node's).
     if (!in_flight) e.volume_usage = NodeVolumeLimits(n.meta.name, storage);
-    for (const Pod* pp : bound[n.meta.name]) {
+    const auto on_node = bound.find(n.meta.name);
+    for (const Pod* pp : on_node == bound.end() ? kNone : on_node->second) {
       const Pod& p = *pp;
       if (!p.volumes.empty()) e.volume_usage.Add(PodVolumes(p, storage));
       Resource r = KarpenterRequests(p);

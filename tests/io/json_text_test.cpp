@@ -62,6 +62,28 @@ const char* kPod = R"({
   }
 })";
 
+// JsonValueEnd skips strings a word at a time before memchr: a string's closing quote, after any run of escaped
+// quotes and backslashes, is found wherever it falls (each byte of the first words, past them, at the text's end).
+TEST(JsonText, ValueEndFindsEveryStringsClosingQuote) {
+  for (std::size_t length = 0; length <= 40; ++length)
+    for (std::size_t at = 0; at <= length; ++at)
+      for (const std::string_view escape : {"", "\\\"", "\\\\", "\\\\\\\""}) {
+        // A string of `length` plain bytes with an escape placed at `at`, inside an array, then more text.
+        std::string body(length, 'x');
+        body.insert(at, escape);
+        const std::string value = "[\"" + body + "\",\"}\"]";
+        for (const std::string_view after : {"", " ,{}"}) {
+          const std::string text = value + std::string(after);
+          EXPECT_EQ(JsonValueEnd(text, 0, 10), value.size()) << text;
+          // A string on its own ends just past its closing quote; a string cut before it never ends.
+          const std::string alone = "\"" + body + "\"";
+          EXPECT_EQ(JsonValueEnd(alone + std::string(after), 0, 10), alone.size()) << alone;
+          EXPECT_EQ(JsonValueEnd(std::string_view(alone).substr(0, alone.size() - 1), 0, 10), std::string_view::npos)
+              << alone;
+        }
+      }
+}
+
 TEST(JsonText, KeepBuildsWhatJsonParseBuilds) {
   for (const char* text : {kPod, "[]", "{}", "null", "1", "-2", "18446744073709551615", "1.5e3", "\"s\"",
                            R"({"a": {"a": 1, "a": [1, {"b": null}]}, "c": [true, false, [], {}]})"}) {
