@@ -20,14 +20,51 @@ struct Suffix {
 // quantitySuffixer.interpret (suffix.go): decimal SI, binary SI, then e/E followed by a Go ParseInt(…, 10, 64)
 // integer that upstream then truncates to int32.
 std::optional<Suffix> InterpretSuffix(std::string_view s) {
-  static constexpr std::array<std::pair<std::string_view, int>, 6> kBinary = {
-      {{"Ki", 10}, {"Mi", 20}, {"Gi", 30}, {"Ti", 40}, {"Pi", 50}, {"Ei", 60}}};
-  static constexpr std::array<std::pair<std::string_view, int>, 10> kDecimal = {
-      {{"n", -9}, {"u", -6}, {"m", -3}, {"", 0}, {"k", 3}, {"M", 6}, {"G", 9}, {"T", 12}, {"P", 15}, {"E", 18}}};
-  for (auto [name, exp] : kDecimal)
-    if (s == name) return Suffix{10, exp};
-  for (auto [name, exp] : kBinary)
-    if (s == name) return Suffix{2, exp};
+  // The SI suffixes (none, n u m k M G T P E) and the binary ones (Ki Mi Gi Ti Pi Ei) by their letters: a quantity is
+  // parsed for every request and capacity read.
+  if (s.empty()) return Suffix{10, 0};
+  if (s.size() == 1) {
+    switch (s[0]) {
+      case 'n':
+        return Suffix{10, -9};
+      case 'u':
+        return Suffix{10, -6};
+      case 'm':
+        return Suffix{10, -3};
+      case 'k':
+        return Suffix{10, 3};
+      case 'M':
+        return Suffix{10, 6};
+      case 'G':
+        return Suffix{10, 9};
+      case 'T':
+        return Suffix{10, 12};
+      case 'P':
+        return Suffix{10, 15};
+      case 'E':
+        return Suffix{10, 18};
+      default:
+        return std::nullopt;  // not an exponent either ("e" needs digits)
+    }
+  }
+  if (s.size() == 2 && s[1] == 'i') {
+    switch (s[0]) {
+      case 'K':
+        return Suffix{2, 10};
+      case 'M':
+        return Suffix{2, 20};
+      case 'G':
+        return Suffix{2, 30};
+      case 'T':
+        return Suffix{2, 40};
+      case 'P':
+        return Suffix{2, 50};
+      case 'E':
+        return Suffix{2, 60};
+      default:
+        break;
+    }
+  }
   if (s.size() < 2 || (s[0] != 'e' && s[0] != 'E')) return std::nullopt;
   std::size_t i = 1;
   bool negative = false;
@@ -72,8 +109,26 @@ bool Split(std::string_view str, Parts& out) {
   }
   out.has_digits = pos > digits_start && (str.substr(digits_start, pos - digits_start) != ".");
   std::size_t suffix_start = pos;
-  static constexpr std::string_view kSuffixChars = "eEinumkKMGTP";
-  for (i = pos; i < end && kSuffixChars.find(str[i]) != std::string_view::npos; ++i) {
+  const auto suffix_char = [](char c) {
+    switch (c) {
+      case 'e':
+      case 'E':
+      case 'i':
+      case 'n':
+      case 'u':
+      case 'm':
+      case 'k':
+      case 'K':
+      case 'M':
+      case 'G':
+      case 'T':
+      case 'P':
+        return true;
+      default:
+        return false;
+    }
+  };
+  for (i = pos; i < end && suffix_char(str[i]); ++i) {
   }
   if (i < end && (str[i] == '-' || str[i] == '+')) ++i;
   for (; i < end; ++i)
@@ -143,12 +198,18 @@ std::optional<Quantity> Quantity::Parse(std::string_view text) {
   digits.erase(0, first);
   point -= static_cast<std::int64_t>(first);
 
-  // Integer part (saturating), then the fraction rounded up.
-  Int128 whole = 0;
+  // Integer part (saturating), then the fraction rounded up. The first 18 digits fit a 64-bit word and stay far
+  // below kMaxNanos (about 9.2e27): accumulated there, without 128-bit multiplications (calls in WebAssembly).
+  std::uint64_t head = 0;
+  std::int64_t i = 0;
+  const auto digit = [&digits](std::int64_t at) {
+    return at < static_cast<std::int64_t>(digits.size()) ? digits[static_cast<std::size_t>(at)] - '0' : 0;
+  };
+  for (; i < point && i < 18; ++i) head = head * 10 + static_cast<std::uint64_t>(digit(i));
+  Int128 whole = head;
   bool saturated = false;
-  for (std::int64_t i = 0; i < point && !saturated; ++i) {
-    int d = i < static_cast<std::int64_t>(digits.size()) ? digits[static_cast<std::size_t>(i)] - '0' : 0;
-    whole = whole * 10 + d;
+  for (; i < point && !saturated; ++i) {
+    whole = whole * 10 + digit(i);
     saturated = whole > kMaxNanos;
   }
   if (!saturated && bits > 0) {
