@@ -1,7 +1,5 @@
 #include "core/sim/simulation.h"
 
-#include <algorithm>
-#include <cstdint>
 #include <utility>
 
 #include "core/sim/runner.h"
@@ -28,37 +26,6 @@ SimResult NewResult(const Scenario& sc) {
       ++in.other_scheduler;
   }
   return result;
-}
-
-std::vector<std::uint32_t> KeyOrder(const std::vector<PodResult>& pods) {
-  std::vector<std::uint32_t> order(pods.size());
-  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&pods](std::uint32_t a, std::uint32_t b) { return pods[a].key < pods[b].key; });
-  return order;
-}
-
-void SortPodsByKey(std::vector<PodResult>& pods) {
-  const auto by_key = [](const PodResult& a, const PodResult& b) { return a.key < b.key; };
-  // Keys are unique (the parser refuses a second pod of one name), so the order is the same either way; a dump
-  // usually lists its pods in key order already, and a PodResult is large to swap about.
-  if (std::is_sorted(pods.begin(), pods.end(), by_key)) return;
-  // Sort positions, then move each PodResult into place once, a cycle of the permutation at a time: sorting the
-  // structs themselves swaps them about (and std::sort over them was 8 KB of the page's wasm), a second vector of
-  // them was 5 MB of fresh memory for 10,000 pods. Position k takes the pod at order[k].
-  // A position filled is marked order[j] = j, so each cycle is walked once.
-  std::vector<std::uint32_t> order = KeyOrder(pods);
-  for (std::uint32_t k = 0; k < order.size(); ++k) {
-    if (order[k] == k) continue;
-    PodResult first = std::move(pods[k]);
-    std::uint32_t j = k;
-    while (order[j] != k) {
-      pods[j] = std::move(pods[order[j]]);
-      j = std::exchange(order[j], j);
-    }
-    pods[j] = std::move(first);
-    order[j] = j;
-  }
 }
 
 SimResult Run(Scenario sc, const RunOptions& options) {
