@@ -78,8 +78,14 @@ CycleOutcome Scheduler::ScheduleOne(std::size_t pod_index, int attempt, CycleExp
   return out;
 }
 
+void Scheduler::Recycle(CycleOutcome&& done) {
+  done.node_statuses.clear();
+  spare_statuses_ = std::move(done.node_statuses);
+}
+
 CycleOutcome Scheduler::Cycle(std::size_t pod_index, int attempt, CycleExplanation* explain) {
   CycleOutcome out;
+  out.node_statuses.swap(spare_statuses_);  // empty, with an earlier cycle's room
   const framework::PodInfo& pod = cluster_.Info(pod_index);
   fw_ = &FrameworkFor(*pod.pod);
   auto& snapshot = cluster_.snapshot;

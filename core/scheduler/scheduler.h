@@ -36,6 +36,9 @@ class Scheduler {
   // Runs one cycle for pod_index; explain (may be null) receives the full record.
   // One cycle; when it picks a node, the Reserve plugins commit to it (VolumeBinding binds the pod's claims).
   CycleOutcome ScheduleOne(std::size_t pod_index, int attempt, CycleExplanation* explain);
+  // Takes a finished outcome's node statuses back (emptied) for the next cycle's: a cycle that filters thousands of
+  // nodes would otherwise grow that list from nothing each time. Optional; changes no outcome.
+  void Recycle(CycleOutcome&& done);
 
   // Tests pin DefaultPreemption's dry-run start offset (upstream tests override its random source).
   void SetPreemptionOffsetForTesting(std::optional<std::int32_t> offset) { preemption_offset_ = offset; }
@@ -77,6 +80,8 @@ class Scheduler {
   static constexpr std::size_t kFilterRun = 64;
   std::vector<const framework::NodeInfo*> filter_run_;
   std::vector<framework::Status> filter_status_;
+  // An earlier outcome's node_statuses, emptied (Recycle): the next Cycle's to fill.
+  std::vector<std::pair<framework::NodeInfo*, framework::Status>> spare_statuses_;
 };
 
 }  // namespace kplace

@@ -287,6 +287,7 @@ void Runner::Attempt(std::size_t idx, std::vector<std::uint8_t>& moved, framewor
   }
   r.attempts.push_back(std::move(a));
   if (explain) r.explanations.push_back(std::move(ex));
+  scheduler_->Recycle(std::move(out));
 }
 
 SimResult Runner::Run() {
