@@ -1,8 +1,9 @@
 // Small blocks for operator new in the page's WebAssembly (wasm/operator_new.cpp): a free list per size class, no
 // header per block, no coalescing. Reading a scenario allocates millions of small objects (a parsed item's strings,
 // objects and arrays, then the model's) and frees the parsed item's right after; Emscripten's dlmalloc spent about a
-// tenth of the core's time there, where a block from a free list is a load and a store. Measured in
-// docs/benchmarks.md. Plain C++ (no Emscripten): the tests run it natively over a region of their own.
+// tenth of the core's time there, where a block from a free list is a load and a store (the disruption dry run over
+// 1,000 nodes x 20 pods: 4% fewer instructions, 8 to 18% less wall time). Plain C++ (no Emscripten): the tests run it
+// natively over a region of their own.
 //
 // Memory comes in slabs (kSlabBytes, aligned to kChunkBytes) from a source; each chunk of kChunkBytes serves one size
 // class, which a table indexed by the chunk's address keeps, so Release tells its blocks from any other pointer (one
