@@ -54,24 +54,29 @@ std::size_t SkipSpace(std::string_view t, std::size_t i) {
   return i;
 }
 
-// t[i] is '"': the index just past the closing quote (one preceded by an even number of backslashes).
+// Bit tricks on 8 bytes read as one little-endian word: the bytes of w equal to c get their high bit set. The lowest
+// flagged byte is exact; a byte above it may be flagged wrongly (a borrow), so a nonzero result says one exists.
+constexpr std::uint64_t kOnes = 0x0101010101010101u;
+constexpr std::uint64_t kHighs = 0x8080808080808080u;
+constexpr std::uint64_t BytesEqualTo(std::uint64_t w, unsigned char c) {
+  const std::uint64_t x = w ^ (kOnes * c);
+  return (x - kOnes) & ~x & kHighs;
+}
+
 // The first '"' in [p, end), or nullptr. Most strings of an item are short: their first 16 bytes are tested a word at
-// a time in place (a byte equal to the quote: the lowest flagged byte is exact) before memchr, a call whose setup
-// costs more than a short string in WebAssembly.
+// a time in place before memchr, a call whose setup costs more than a short string in WebAssembly.
 const char* FindQuote(const char* p, const char* end) {
   if constexpr (std::endian::native == std::endian::little) {
-    constexpr std::uint64_t kOnes = 0x0101010101010101u;
-    constexpr std::uint64_t kHighs = 0x8080808080808080u;
     for (int k = 0; k < 2 && end - p >= 8; ++k, p += 8) {
       std::uint64_t w;
       std::memcpy(&w, p, sizeof w);
-      const std::uint64_t x = w ^ (kOnes * '"');
-      if (const std::uint64_t m = (x - kOnes) & ~x & kHighs) return p + std::countr_zero(m) / 8;
+      if (const std::uint64_t m = BytesEqualTo(w, '"')) return p + std::countr_zero(m) / 8;
     }
   }
   return static_cast<const char*>(std::memchr(p, '"', static_cast<std::size_t>(end - p)));
 }
 
+// t[i] is '"': the index just past the closing quote (one preceded by an even number of backslashes).
 std::size_t SkipString(std::string_view t, std::size_t i) {
   const char* const begin = t.data();
   const char* const end = begin + t.size();
@@ -125,15 +130,10 @@ class FastParser {
   // character or a byte of a multi-byte UTF-8 sequence (bit tricks on one 64-bit word: a byte is zero, a byte is
   // below 0x20, a high bit set; exact about whether one exists, not which).
   static bool EndsPlainRun(const char* p) {
-    constexpr std::uint64_t kOnes = 0x0101010101010101u;
-    constexpr std::uint64_t kHighs = 0x8080808080808080u;
     std::uint64_t w;
     std::memcpy(&w, p, sizeof w);
-    const auto has_zero = [](std::uint64_t v) { return (v - kOnes) & ~v & kHighs; };
-    const std::uint64_t quote = has_zero(w ^ (kOnes * '"'));
-    const std::uint64_t backslash = has_zero(w ^ (kOnes * '\\'));
     const std::uint64_t control = (w - kOnes * 0x20) & ~w & kHighs;
-    return (quote | backslash | control | (w & kHighs)) != 0;
+    return (BytesEqualTo(w, '"') | BytesEqualTo(w, '\\') | control | (w & kHighs)) != 0;
   }
   // p_ is just past the opening quote; out (when given) gets the string. Runs are appended by pointer and length:
   // libc++'s append of an iterator range copies byte by byte (the page's core).
