@@ -184,7 +184,9 @@ void Frame() {
   ImGui::Render();
 
   glViewport(0, 0, static_cast<int>(size.x), static_cast<int>(size.y));
-  glClearColor(0.106f, 0.114f, 0.137f, 1.0f);
+  // The root window leaves its background to this (app/ui/ui_main.cpp).
+  const ImVec4& bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   NotifyIfNew();

@@ -230,8 +230,21 @@ void DrawApp(Session& session, UiState& ui) {
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
   constexpr ImGuiWindowFlags kRoot = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+                                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                     ImGuiWindowFlags_NoBackground;
   ImGui::Begin("kplace", nullptr, kRoot);
+  // The root window's background is the colour each frame is cleared to (the page's backend clears to WindowBg),
+  // so it is not filled again: with software WebGL every full-window layer costs the frame milliseconds. Its border
+  // is drawn as ImGui draws it for a window with a background.
+  {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const ImVec2 min = ImGui::GetWindowPos(), max(min.x + ImGui::GetWindowWidth(), min.y + ImGui::GetWindowHeight());
+    ImGui::PushClipRect(min, max, false);
+    if (style.WindowBorderSize > 0)
+      ImGui::GetWindowDrawList()->AddRect(min, max, ImGui::GetColorU32(ImGuiCol_Border), style.WindowRounding, 0,
+                                          style.WindowBorderSize);
+    ImGui::PopClipRect();
+  }
   ui.targets.clear();
   DrawTopBar(session, ui);
   ImGui::Separator();
