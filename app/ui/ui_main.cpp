@@ -17,6 +17,19 @@ namespace {
 // Embeds: the height of the inspector (its tabs) under a cluster view that shows all its cards.
 constexpr float kFitInspectorEm = 18;
 
+// Windows that would fill their background with the colour already beneath it skip the fill (kOverOwnColour): the
+// root window (each frame is cleared to WindowBg by the page's backend) and the cluster and details views (ChildBg,
+// inside the "right" child of the same opaque colour). With software WebGL every full-window layer costs the frame
+// milliseconds. DrawBorderOnly, right after Begin, draws the border ImGui draws only for windows with a background.
+constexpr ImGuiWindowFlags kOverOwnColour = ImGuiWindowFlags_NoBackground;
+void DrawBorderOnly(float rounding, float thickness) {
+  if (thickness <= 0) return;
+  const ImVec2 min = ImGui::GetWindowPos(), max(min.x + ImGui::GetWindowWidth(), min.y + ImGui::GetWindowHeight());
+  ImGui::PushClipRect(min, max, false);
+  ImGui::GetWindowDrawList()->AddRect(min, max, ImGui::GetColorU32(ImGuiCol_Border), rounding, 0, thickness);
+  ImGui::PopClipRect();
+}
+
 // A draggable bar between two panes; returns the drag delta along its axis in pixels.
 float Splitter(const char* id, bool vertical, float thickness, float length) {
   const ImVec2 size = vertical ? ImVec2(thickness, length) : ImVec2(length, thickness);
@@ -231,25 +244,14 @@ void DrawApp(Session& session, UiState& ui) {
   ImGui::SetNextWindowSize(vp->WorkSize);
   constexpr ImGuiWindowFlags kRoot = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
-                                     ImGuiWindowFlags_NoBackground;
+                                     kOverOwnColour;
+  const ImGuiStyle& style = ImGui::GetStyle();
   ImGui::Begin("kplace", nullptr, kRoot);
-  // The root window's background is the colour each frame is cleared to (the page's backend clears to WindowBg),
-  // so it is not filled again: with software WebGL every full-window layer costs the frame milliseconds. Its border
-  // is drawn as ImGui draws it for a window with a background.
-  {
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const ImVec2 min = ImGui::GetWindowPos(), max(min.x + ImGui::GetWindowWidth(), min.y + ImGui::GetWindowHeight());
-    ImGui::PushClipRect(min, max, false);
-    if (style.WindowBorderSize > 0)
-      ImGui::GetWindowDrawList()->AddRect(min, max, ImGui::GetColorU32(ImGuiCol_Border), style.WindowRounding, 0,
-                                          style.WindowBorderSize);
-    ImGui::PopClipRect();
-  }
+  DrawBorderOnly(style.WindowRounding, style.WindowBorderSize);
   ui.targets.clear();
   DrawTopBar(session, ui);
   ImGui::Separator();
 
-  const ImGuiStyle& style = ImGui::GetStyle();
   const float top = ImGui::GetCursorPosY();  // the top bar's height, the window's top padding included
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float split = Em(0.6f);
@@ -278,7 +280,8 @@ void DrawApp(Session& session, UiState& ui) {
     float cluster_h = std::max(Em(4), (1 - ui.inspector_height) * h - split);
     if (ui.fit_cluster && ui.cluster_need > 0)  // embeds: all the cards, unless that leaves the tabs too little
       cluster_h = std::clamp(ui.cluster_need, Em(4), std::max(Em(4), h - below - Em(kFitInspectorEm)));
-    ImGui::BeginChild("cluster", ImVec2(0, cluster_h), true);
+    ImGui::BeginChild("cluster", ImVec2(0, cluster_h), true, kOverOwnColour);
+    DrawBorderOnly(style.ChildRounding, style.ChildBorderSize);
     if (snap != session.snapshot()) {
       ImGui::PushStyleColor(ImGuiCol_Text, colors::kInFlight);
       ImGui::Text("After step %d of %zu (the Timeline tab; Left / Right to step)", ui.timeline_step,
@@ -300,7 +303,8 @@ void DrawApp(Session& session, UiState& ui) {
       ui.fit_cluster = false;
       ui.inspector_height = std::clamp(ui.inspector_height - dy / h, 0.15f, 0.85f);
     }
-    ImGui::BeginChild("details", ImVec2(0, 0), true);
+    ImGui::BeginChild("details", ImVec2(0, 0), true, kOverOwnColour);
+    DrawBorderOnly(style.ChildRounding, style.ChildBorderSize);
     // A newly selected pod brings its tab to the front.
     const bool newly_selected = inspecting && ui.selected_pod != ui.shown_pod;
     ui.shown_pod = inspecting ? ui.selected_pod : "";
