@@ -23,7 +23,6 @@
 #include "app/ui/ui.h"
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
-#include "imgui_impl_opengl3.h"
 
 namespace kplace::webapp {
 
@@ -105,8 +104,7 @@ void BuildFonts(float scale) {
   };
   kplace::app::GetFonts().ui = add(web->sans, kUiFontCssPx);
   kplace::app::GetFonts().mono = add(web->mono, kMonoFontCssPx);
-  ImGui_ImplOpenGL3_DestroyFontsTexture();
-  ImGui_ImplOpenGL3_CreateFontsTexture();
+  web->renderer.UploadFonts();
 }
 
 // Backing store in device pixels; returns its size.
@@ -169,7 +167,6 @@ void Frame() {
     kplace::app::ApplyStyle(dpr);
   }
 
-  ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = size;  // GLFW's idea of the window size is stale: the canvas size is the truth
@@ -188,7 +185,7 @@ void Frame() {
   const ImVec4& bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
   glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  web->renderer.Render(*ImGui::GetDrawData(), static_cast<int>(size.x), static_cast<int>(size.y));
   NotifyIfNew();
   ++web->frames;
   web->frame_ms += emscripten_get_now() - start;
@@ -243,7 +240,7 @@ bool Start(const unsigned char* sans, int sans_len, const unsigned char* mono, i
   io.LogFilename = nullptr;
   io.ConfigMacOSXBehaviors = JsIsApple() != 0;
   ImGui_ImplGlfw_InitForOpenGL(web->window, true);
-  ImGui_ImplOpenGL3_Init("#version 300 es");
+  if (!web->renderer.Init()) return false;
   // Emscripten's GLFW has no clipboard: the app keeps its own, mirrored to navigator.clipboard on copy and filled
   // from the page's paste events (kplace_app_paste).
   io.SetClipboardTextFn = SetClipboard;

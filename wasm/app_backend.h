@@ -11,11 +11,13 @@
 
 #include "app/model/session.h"
 #include "app/ui/ui_state.h"
+#include "wasm/webgl_renderer.h"
 
 namespace kplace::webapp {
 
 struct App {
   GLFWwindow* window = nullptr;
+  WebGlRenderer renderer;
   std::vector<unsigned char> sans, mono;  // TTF bytes (owned here; the atlas only borrows them)
   float scale = 0;                        // devicePixelRatio the fonts and style were built for
   std::uint64_t notified = 0;             // generation of the snapshot the page was last told about (onResult)
