@@ -592,6 +592,44 @@ test('the canvas draws the app (screenshot is not blank)', async () => {
   assert.ok(stats.variance > 100, `screenshot looks blank: ${JSON.stringify(stats)}`);
 });
 
+// The page's renderer (wasm/webgl_renderer.cpp) draws solid fills without the texture and text from a one-channel
+// atlas: exact colours where a fill is solid, glyphs where text is.
+test('the renderer: exact fill colours, the clear, the border, glyphs from the atlas', async () => {
+  await page.evaluate((t) => window.kplace.load(t), preset('quickstart'));
+  await page.mouse.move(1, 1);  // nothing hovered
+  await frames(page, 3);
+  const chip = (await page.evaluate(() => window.kplace.targets()))['taint:gpu-1:0'];
+  assert.ok(chip, 'no taint chip on gpu-1');
+  const png = await page.screenshot();
+  const px = await page.evaluate(async ([b64, chip]) => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,' + b64;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const at = (x, y) => Array.from(ctx.getImageData(Math.round(x), Math.round(y), 1, 1).data.slice(0, 3));
+    // The chip's pixels: its fill exactly, and glyphs (light text over the red fill: green above the fill's 64;
+    // the rounded ends blend with the darker card instead).
+    const [x0, y0, x1, y1] = chip.map(Math.round);
+    const d = ctx.getImageData(x0, y0, x1 - x0, y1 - y0).data;
+    let fill = 0, glyph = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i] === 196 && d[i + 1] === 64 && d[i + 2] === 64) ++fill;
+      else if (d[i + 1] > 100) ++glyph;
+    }
+    return { corner: at(0, 0), padding: at(3, 400), chipLeft: at(chip[0] + 3, (chip[1] + chip[3]) / 2), fill, glyph,
+             all: d.length / 4 };
+  }, [png.toString('base64'), chip]);
+  assert.deepEqual(px.padding, [27, 29, 35], 'the clear colour is the style\'s WindowBg');
+  assert.deepEqual(px.corner, [69, 70, 82], 'the root window\'s border (ImGuiCol_Border over WindowBg)');
+  assert.deepEqual(px.chipLeft, [196, 64, 64], 'a NoSchedule taint chip is EffectColor exactly');
+  assert.ok(px.fill > px.all / 3, `the chip is mostly fill: ${JSON.stringify(px)}`);
+  assert.ok(px.glyph > 50, `the chip's text is drawn: ${JSON.stringify(px)}`);
+});
+
 test('the canvas follows resizes, backing store in device pixels', async () => {
   const size = () => page.evaluate(() => {
     const c = document.getElementById('canvas');
