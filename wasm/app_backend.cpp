@@ -216,6 +216,11 @@ bool Start(const unsigned char* sans, int sans_len, const unsigned char* mono, i
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  // An opaque canvas without depth or stencil buffers: every frame clears to an opaque colour and draws 2D, so the
+  // browser composites the canvas without blending it over the page.
+  glfwWindowHint(GLFW_ALPHA_BITS, 0);
+  glfwWindowHint(GLFW_DEPTH_BITS, 0);
+  glfwWindowHint(GLFW_STENCIL_BITS, 0);
   const float dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
   double css_w = 0, css_h = 0;
   emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
