@@ -22,7 +22,7 @@ void ApplyStyle(float scale) {
   style.ItemSpacing = ImVec2(8, 5);
   style.ScrollbarSize = 12;
   style.Colors[ImGuiCol_WindowBg] = ImVec4(0.106f, 0.114f, 0.137f, 1.0f);
-  style.Colors[ImGuiCol_ChildBg] = ImVec4(0.125f, 0.137f, 0.165f, 1.0f);
+  style.Colors[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 0);  // see colors::kPane
   style.Colors[ImGuiCol_FrameBg] = ImVec4(0.086f, 0.094f, 0.114f, 1.0f);
   style.ScaleAllSizes(scale);
   ImGui::GetStyle() = style;

@@ -17,16 +17,16 @@ namespace {
 // Embeds: the height of the inspector (its tabs) under a cluster view that shows all its cards.
 constexpr float kFitInspectorEm = 18;
 
-// Windows that would fill their background with the colour already beneath it skip the fill (kOverOwnColour): the
-// root window (each frame is cleared to WindowBg by the page's backend) and the cluster and details views (ChildBg,
-// inside the "right" child of the same opaque colour). With software WebGL every full-window layer costs the frame
-// milliseconds. DrawBorderOnly, right after Begin, draws the border ImGui draws only for windows with a background.
-constexpr ImGuiWindowFlags kOverOwnColour = ImGuiWindowFlags_NoBackground;
-void DrawBorderOnly(float rounding, float thickness) {
-  if (thickness <= 0) return;
+// The root window's background is the colour each frame is cleared to (the page's backend clears to WindowBg), so
+// it is not filled again (a window-sized layer of pixels, milliseconds where the browser rasterises in software);
+// its border is drawn as ImGui draws it for a window with a background.
+void DrawRootBorder() {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  if (style.WindowBorderSize <= 0) return;
   const ImVec2 min = ImGui::GetWindowPos(), max(min.x + ImGui::GetWindowWidth(), min.y + ImGui::GetWindowHeight());
   ImGui::PushClipRect(min, max, false);
-  ImGui::GetWindowDrawList()->AddRect(min, max, ImGui::GetColorU32(ImGuiCol_Border), rounding, 0, thickness);
+  ImGui::GetWindowDrawList()->AddRect(min, max, ImGui::GetColorU32(ImGuiCol_Border), style.WindowRounding, 0,
+                                      style.WindowBorderSize);
   ImGui::PopClipRect();
 }
 
@@ -244,10 +244,10 @@ void DrawApp(Session& session, UiState& ui) {
   ImGui::SetNextWindowSize(vp->WorkSize);
   constexpr ImGuiWindowFlags kRoot = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
-                                     kOverOwnColour;
+                                     ImGuiWindowFlags_NoBackground;
   const ImGuiStyle& style = ImGui::GetStyle();
   ImGui::Begin("kplace", nullptr, kRoot);
-  DrawBorderOnly(style.WindowRounding, style.WindowBorderSize);
+  DrawRootBorder();
   ui.targets.clear();
   DrawTopBar(session, ui);
   ImGui::Separator();
@@ -259,7 +259,9 @@ void DrawApp(Session& session, UiState& ui) {
   const float left = std::clamp(ui.editor_width * avail.x, std::min(Em(12), avail.x * 0.5f),
                                 std::max(avail.x - Em(16), avail.x * 0.5f));
   if (!ui.editor_collapsed) {
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, colors::kPane);
     ImGui::BeginChild("editor", ImVec2(left, avail.y));
+    ImGui::PopStyleColor();
     DrawEditor(session, ui);
     ImGui::EndChild();
     ImGui::SameLine(0, 0);
@@ -268,7 +270,9 @@ void DrawApp(Session& session, UiState& ui) {
     ImGui::SameLine(0, 0);
   }
 
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, colors::kPane);
   ImGui::BeginChild("right", ImVec2(0, avail.y));
+  ImGui::PopStyleColor();
   // A step of the timeline: the cluster and the details as they stood after it.
   const Snapshot* snap =
       ui.timeline_step >= 0 ? session.SnapshotAt(static_cast<std::size_t>(ui.timeline_step)) : session.snapshot();
@@ -280,8 +284,7 @@ void DrawApp(Session& session, UiState& ui) {
     float cluster_h = std::max(Em(4), (1 - ui.inspector_height) * h - split);
     if (ui.fit_cluster && ui.cluster_need > 0)  // embeds: all the cards, unless that leaves the tabs too little
       cluster_h = std::clamp(ui.cluster_need, Em(4), std::max(Em(4), h - below - Em(kFitInspectorEm)));
-    ImGui::BeginChild("cluster", ImVec2(0, cluster_h), true, kOverOwnColour);
-    DrawBorderOnly(style.ChildRounding, style.ChildBorderSize);
+    ImGui::BeginChild("cluster", ImVec2(0, cluster_h), true);
     if (snap != session.snapshot()) {
       ImGui::PushStyleColor(ImGuiCol_Text, colors::kInFlight);
       ImGui::Text("After step %d of %zu (the Timeline tab; Left / Right to step)", ui.timeline_step,
@@ -303,8 +306,7 @@ void DrawApp(Session& session, UiState& ui) {
       ui.fit_cluster = false;
       ui.inspector_height = std::clamp(ui.inspector_height - dy / h, 0.15f, 0.85f);
     }
-    ImGui::BeginChild("details", ImVec2(0, 0), true, kOverOwnColour);
-    DrawBorderOnly(style.ChildRounding, style.ChildBorderSize);
+    ImGui::BeginChild("details", ImVec2(0, 0), true);
     // A newly selected pod brings its tab to the front.
     const bool newly_selected = inspecting && ui.selected_pod != ui.shown_pod;
     ui.shown_pod = inspecting ? ui.selected_pod : "";
