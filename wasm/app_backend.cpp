@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "app/model/presets.h"
+#include "app/ui/pane_backdrop.h"
 #include "app/ui/theme.h"
 #include "app/ui/ui.h"
 #include "imgui.h"
@@ -181,8 +182,8 @@ void Frame() {
   ImGui::Render();
 
   glViewport(0, 0, static_cast<int>(size.x), static_cast<int>(size.y));
-  // The root window leaves its background to this (app/ui/ui_main.cpp).
-  const ImVec4& bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  // The panes' colour: the app fills the rest (app/ui/pane_backdrop.h).
+  const ImVec4 bg = kplace::app::ClearColour();
   glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   web->renderer.Render(*ImGui::GetDrawData(), static_cast<int>(size.x), static_cast<int>(size.y));

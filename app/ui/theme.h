@@ -27,9 +27,10 @@ ImU32 EffectColor(TaintEffect effect);
 ImU32 OwnerColor(std::string_view owner);
 
 namespace colors {
-// The two panes (the editor, and the cluster with the details beside it). Every other child window is transparent
-// (the style's ChildBg): it sits on a pane, and filling it again with the pane's colour would cost the frame a layer
-// of pixels, milliseconds each where the browser rasterises in software.
+// The two panes (the editor, and the cluster with the details beside it): the colour each frame is cleared to
+// (PaneBackdrop). Every other child window is transparent (the style's ChildBg): it sits on a pane, and filling it
+// again with the pane's colour would cost the frame a layer of pixels, milliseconds each where the browser
+// rasterises in software.
 inline const ImVec4 kPane(0.125f, 0.137f, 0.165f, 1.0f);
 inline constexpr ImU32 kCard = IM_COL32(40, 44, 52, 255);
 inline constexpr ImU32 kCardBorder = IM_COL32(70, 76, 88, 255);

@@ -4,6 +4,7 @@
 
 #include "app/model/json_text.h"
 #include "app/model/presets.h"
+#include "app/ui/pane_backdrop.h"
 #include "app/ui/panels.h"
 #include "app/ui/theme.h"
 #include "app/ui/ui.h"
@@ -17,9 +18,8 @@ namespace {
 // Embeds: the height of the inspector (its tabs) under a cluster view that shows all its cards.
 constexpr float kFitInspectorEm = 18;
 
-// The root window's background is the colour each frame is cleared to (the page's backend clears to WindowBg), so
-// it is not filled again (a window-sized layer of pixels, milliseconds where the browser rasterises in software);
-// its border is drawn as ImGui draws it for a window with a background.
+// The root window's background is PaneBackdrop's; its border is drawn as ImGui draws it for a window with a
+// background.
 void DrawRootBorder() {
   const ImGuiStyle& style = ImGui::GetStyle();
   if (style.WindowBorderSize <= 0) return;
@@ -247,6 +247,8 @@ void DrawApp(Session& session, UiState& ui) {
                                      ImGuiWindowFlags_NoBackground;
   const ImGuiStyle& style = ImGui::GetStyle();
   ImGui::Begin("kplace", nullptr, kRoot);
+  PaneBackdrop backdrop;  // the root's background: WindowBg around the panes
+  backdrop.Begin();
   DrawRootBorder();
   ui.targets.clear();
   DrawTopBar(session, ui);
@@ -259,9 +261,8 @@ void DrawApp(Session& session, UiState& ui) {
   const float left = std::clamp(ui.editor_width * avail.x, std::min(Em(12), avail.x * 0.5f),
                                 std::max(avail.x - Em(16), avail.x * 0.5f));
   if (!ui.editor_collapsed) {
-    ImGui::PushStyleColor(ImGuiCol_ChildBg, colors::kPane);
-    ImGui::BeginChild("editor", ImVec2(left, avail.y));
-    ImGui::PopStyleColor();
+    ImGui::BeginChild("editor", ImVec2(left, avail.y), false, ImGuiWindowFlags_NoBackground);
+    backdrop.AddPane();
     DrawEditor(session, ui);
     ImGui::EndChild();
     ImGui::SameLine(0, 0);
@@ -270,9 +271,8 @@ void DrawApp(Session& session, UiState& ui) {
     ImGui::SameLine(0, 0);
   }
 
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, colors::kPane);
-  ImGui::BeginChild("right", ImVec2(0, avail.y));
-  ImGui::PopStyleColor();
+  ImGui::BeginChild("right", ImVec2(0, avail.y), false, ImGuiWindowFlags_NoBackground);
+  backdrop.AddPane();
   // A step of the timeline: the cluster and the details as they stood after it.
   const Snapshot* snap =
       ui.timeline_step >= 0 ? session.SnapshotAt(static_cast<std::size_t>(ui.timeline_step)) : session.snapshot();
@@ -327,6 +327,7 @@ void DrawApp(Session& session, UiState& ui) {
     ImGui::EndChild();
   }
   ImGui::EndChild();
+  backdrop.End();
   ImGui::End();
   ui.select_tab.clear();
   // The height that shows everything: the top bar, the whole cluster view, the splitter and tabs of

@@ -620,14 +620,29 @@ test('the renderer: exact fill colours, the clear, the border, glyphs from the a
       if (d[i] === 196 && d[i + 1] === 64 && d[i + 2] === 64) ++fill;
       else if (d[i + 1] > 100) ++glyph;
     }
+    // The longest run of a colour along a line of pixels (the backdrop: WindowBg around the panes, the clear colour
+    // in them, app/ui/pane_backdrop.h).
+    const longestRun = (line, rgb) => {
+      let best = 0, run = 0;
+      for (let i = 0; i < line.length; i += 4) {
+        run = line[i] === rgb[0] && line[i + 1] === rgb[1] && line[i + 2] === rgb[2] ? run + 1 : 0;
+        best = Math.max(best, run);
+      }
+      return best;
+    };
+    const row = ctx.getImageData(100, 300, c.width - 200, 1).data;  // across both panes
+    const column = ctx.getImageData(700, 60, 1, c.height - 120).data;  // down the right pane
     return { corner: at(0, 0), padding: at(3, 400), chipLeft: at(chip[0] + 3, (chip[1] + chip[3]) / 2), fill, glyph,
-             all: d.length / 4 };
+             all: d.length / 4, gapBetweenPanes: longestRun(row, [27, 29, 35]),
+             paneBetweenViews: longestRun(column, [32, 35, 42]) };
   }, [png.toString('base64'), chip]);
   assert.deepEqual(px.padding, [27, 29, 35], 'the clear colour is the style\'s WindowBg');
   assert.deepEqual(px.corner, [69, 70, 82], 'the root window\'s border (ImGuiCol_Border over WindowBg)');
   assert.deepEqual(px.chipLeft, [196, 64, 64], 'a NoSchedule taint chip is EffectColor exactly');
   assert.ok(px.fill > px.all / 3, `the chip is mostly fill: ${JSON.stringify(px)}`);
   assert.ok(px.glyph > 50, `the chip's text is drawn: ${JSON.stringify(px)}`);
+  assert.ok(px.gapBetweenPanes >= 3, `WindowBg between the editor and the right pane: ${JSON.stringify(px)}`);
+  assert.ok(px.paneBetweenViews >= 3, `the pane colour between the cluster and the details: ${JSON.stringify(px)}`);
 });
 
 test('the canvas follows resizes, backing store in device pixels', async () => {
