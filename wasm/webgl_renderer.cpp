@@ -45,21 +45,31 @@ void main() {
 }
 )";
 
+// Whether the shader compiled (GL_COMPILE_STATUS) or the program linked (GL_LINK_STATUS); the log on stderr if not.
+bool Succeeded(GLuint object, GLenum status, const char* what) {
+  GLint ok = 0;
+  char log[1024] = {};
+  if (status == GL_LINK_STATUS) {
+    glGetProgramiv(object, status, &ok);
+    if (!ok) glGetProgramInfoLog(object, sizeof log, nullptr, log);
+  } else {
+    glGetShaderiv(object, status, &ok);
+    if (!ok) glGetShaderInfoLog(object, sizeof log, nullptr, log);
+  }
+  if (!ok) std::fprintf(stderr, "kplace: %s: %s\n", what, log);
+  return ok != 0;
+}
+
 GLuint Compile(GLenum type, const char* source) {
   const GLuint shader = glCreateShader(type);
   glShaderSource(shader, 1, &source, nullptr);
   glCompileShader(shader);
-  GLint ok = 0;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[1024] = {};
-    glGetShaderInfoLog(shader, sizeof log, nullptr, log);
-    std::fprintf(stderr, "kplace: the %s shader does not compile: %s\n",
-                 type == GL_VERTEX_SHADER ? "vertex" : "fragment", log);
-    glDeleteShader(shader);
-    return 0;
-  }
-  return shader;
+  if (Succeeded(
+          shader, GL_COMPILE_STATUS,
+          type == GL_VERTEX_SHADER ? "the vertex shader does not compile" : "the fragment shader does not compile"))
+    return shader;
+  glDeleteShader(shader);
+  return 0;
 }
 
 }  // namespace
@@ -74,14 +84,7 @@ bool WebGlRenderer::Init() {
   glLinkProgram(program_);
   glDeleteShader(vs);
   glDeleteShader(fs);
-  GLint ok = 0;
-  glGetProgramiv(program_, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    char log[1024] = {};
-    glGetProgramInfoLog(program_, sizeof log, nullptr, log);
-    std::fprintf(stderr, "kplace: the shaders do not link: %s\n", log);
-    return false;
-  }
+  if (!Succeeded(program_, GL_LINK_STATUS, "the shaders do not link")) return false;
   projection_ = glGetUniformLocation(program_, "ProjMtx");
   white_uv_ = glGetUniformLocation(program_, "WhiteUV");
   glUseProgram(program_);

@@ -558,9 +558,10 @@ test('a 500-node / 5,000-pod scenario runs in the Web Worker while the page keep
   assert.deepEqual(await page.evaluate((t) => window.kplace.load(t), preset('quickstart')), golden('quickstart'));
 });
 
-// Mean and variance of the screenshot's pixels, computed in the page (no image library needed).
-async function pixelStats(p, png) {
-  return p.evaluate(async (b64) => {
+// Runs measure(ctx, canvas, arg) in the page over a screenshot drawn into a 2D canvas (no image library needed);
+// measure is sent as source, so it uses nothing from this file.
+async function inScreenshot(p, png, measure, arg) {
+  return p.evaluate(async ([b64, source, arg]) => {
     const img = new Image();
     img.src = 'data:image/png;base64,' + b64;
     await img.decode();
@@ -569,6 +570,13 @@ async function pixelStats(p, png) {
     c.height = img.height;
     const ctx = c.getContext('2d');
     ctx.drawImage(img, 0, 0);
+    return (0, eval)(`(${source})`)(ctx, c, arg);
+  }, [png.toString('base64'), measure.toString(), arg]);
+}
+
+// Mean and variance of the screenshot's pixels.
+async function pixelStats(p, png) {
+  return inScreenshot(p, png, (ctx, c) => {
     const d = ctx.getImageData(0, 0, c.width, c.height).data;
     let sum = 0, sq = 0;
     const n = d.length / 4;
@@ -579,7 +587,7 @@ async function pixelStats(p, png) {
     }
     const mean = sum / n;
     return { width: c.width, height: c.height, mean, variance: sq / n - mean * mean };
-  }, png.toString('base64'));
+  });
 }
 
 test('the canvas draws the app (screenshot is not blank)', async () => {
@@ -601,15 +609,7 @@ test('the renderer: exact fill colours, the clear, the border, glyphs from the a
   const chip = (await page.evaluate(() => window.kplace.targets()))['taint:gpu-1:0'];
   assert.ok(chip, 'no taint chip on gpu-1');
   const png = await page.screenshot();
-  const px = await page.evaluate(async ([b64, chip]) => {
-    const img = new Image();
-    img.src = 'data:image/png;base64,' + b64;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
-    const ctx = c.getContext('2d');
-    ctx.drawImage(img, 0, 0);
+  const px = await inScreenshot(page, png, (ctx, c, chip) => {
     const at = (x, y) => Array.from(ctx.getImageData(Math.round(x), Math.round(y), 1, 1).data.slice(0, 3));
     // The chip's pixels: its fill exactly, and glyphs (light text over the red fill: green above the fill's 64;
     // the rounded ends blend with the darker card instead).
@@ -635,7 +635,7 @@ test('the renderer: exact fill colours, the clear, the border, glyphs from the a
     return { corner: at(0, 0), padding: at(3, 400), chipLeft: at(chip[0] + 3, (chip[1] + chip[3]) / 2), fill, glyph,
              all: d.length / 4, gapBetweenPanes: longestRun(row, [27, 29, 35]),
              paneBetweenViews: longestRun(column, [32, 35, 42]) };
-  }, [png.toString('base64'), chip]);
+  }, chip);
   assert.deepEqual(px.padding, [27, 29, 35], 'the clear colour is the style\'s WindowBg');
   assert.deepEqual(px.corner, [69, 70, 82], 'the root window\'s border (ImGuiCol_Border over WindowBg)');
   assert.deepEqual(px.chipLeft, [196, 64, 64], 'a NoSchedule taint chip is EffectColor exactly');
