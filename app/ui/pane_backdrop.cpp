@@ -32,12 +32,13 @@ void PaneBackdrop::End() {
   // Each pane's interior, whole pixels at least its rounding and one pixel inside its edge: there, filling the pane
   // over WindowBg leaves exactly the clear colour. Around the interiors: WindowBg, then the pane's own fill clipped
   // to the band between interior and edge (one pixel beyond it), where its corners and anti-aliasing are.
-  std::vector<Rect> inner;
-  for (const Rect& p : panes_) {
+  const auto interior = [rounding](const Rect& p) {
     const float in = rounding + 1;
-    inner.push_back({ImVec2(std::ceil(p.min.x + in), std::ceil(p.min.y + in)),
-                     ImVec2(std::floor(p.max.x - in), std::floor(p.max.y - in))});
-  }
+    return Rect{ImVec2(std::ceil(p.min.x + in), std::ceil(p.min.y + in)),
+                ImVec2(std::floor(p.max.x - in), std::floor(p.max.y - in))};
+  };
+  std::vector<Rect> inner;
+  for (const Rect& p : panes_) inner.push_back(interior(p));
   std::sort(inner.begin(), inner.end(), [](const Rect& a, const Rect& b) { return a.min.x < b.min.x; });
   // The panes stand side by side with the same top and height; anything else (a window too small for an interior)
   // falls back to filling each pane.
@@ -65,9 +66,7 @@ void PaneBackdrop::End() {
     for (const Rect& p : panes_) {
       const ImVec2 o0(std::floor(p.min.x) - 1, std::floor(p.min.y) - 1);
       const ImVec2 o1(std::ceil(p.max.x) + 1, std::ceil(p.max.y) + 1);
-      const float in = rounding + 1;
-      const ImVec2 i0(std::ceil(p.min.x + in), std::ceil(p.min.y + in));
-      const ImVec2 i1(std::floor(p.max.x - in), std::floor(p.max.y - in));
+      const auto [i0, i1] = interior(p);
       // Four bands that do not overlap (a pixel blended twice would differ): top, bottom, left, right.
       const Rect bands[] = {{o0, ImVec2(o1.x, i0.y)},
                             {ImVec2(o0.x, i1.y), o1},
