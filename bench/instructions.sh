@@ -27,5 +27,5 @@ for f in "$@"; do
   once=$(wasm "$f" 1)
   twice=$(wasm "$f" 2)
   run=$((twice - once))
-  awk -v f="$(basename "$f")" -v n="$native" -v w="$run" 'BEGIN { printf "%-60s %16d %16d %7.2fx\n", f, n, w, w / n }'
+  awk -v f="$(basename "$f")" -v n="$native" -v w="$run" 'BEGIN { printf "%-60s %16.0f %16.0f %7.2fx\n", f, n, w, w / n }'
 done

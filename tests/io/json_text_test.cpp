@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -218,6 +219,38 @@ TEST(JsonText, FastPathAcceptsOnlyWhatNlohmannBuildsIdentically) {
   }
   EXPECT_GT(accepted, 1000u);
   EXPECT_GT(declined, 1000u);
+}
+
+// Floats take the fast path too (an instance type's offering prices, a weight as 1.0): the double nlohmann builds,
+// bit for bit; what it cannot build (an overflow) or reads differently (bad syntax) is left to it.
+TEST(JsonText, FastPathBuildsFloatsAsNlohmannDoes) {
+  for (const char* number : {"0.1", "-0.0", "0.0", "1.5", "-2.25e-3", "1E+2", "5e0", "3e-0", "0.30000000000000004",
+                             "123456789.123456789e-5", "2.2250738585072011e-308", "4.9e-324", "1e-400",
+                             "1.7976931348623157e308", "9007199254740993.0", "-1.0000000000000002"}) {
+    const std::string text = std::string(R"({"price": )") + number + "}";
+    Json fast;
+    ASSERT_TRUE(TryParseJsonFast(text, 0, Unread::kKeep, fast)) << number;
+    const Json want = Json::parse(text);
+    ASSERT_TRUE(fast["price"].is_number_float()) << number;
+    const double a = fast["price"].get<double>(), b = want["price"].get<double>();
+    EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0) << number << ": " << a << " vs " << b;
+  }
+  // Declined: overflow, a number too long to copy, and what is no JSON number; the whole parse still answers as
+  // nlohmann does (the overflow and bad syntax as errors, the long number as its value).
+  const std::string long_number = "0." + std::string(70, '1');
+  for (const std::string& number : {std::string("1e400"), std::string("-1e309"), long_number, std::string("1."),
+                                    std::string(".5"), std::string("1.e5"), std::string("1e"), std::string("1e+"),
+                                    std::string("01.5"), std::string("-.5"), std::string("1.5.2")}) {
+    const std::string text = R"({"price": )" + number + "}";
+    Json fast;
+    EXPECT_FALSE(TryParseJsonFast(text, 0, Unread::kKeep, fast)) << number;
+    const std::optional<Json> want = Reference(text, Unread::kKeep);
+    const std::string error = ErrorOf([&] { ParseJsonText(text); });
+    EXPECT_EQ(error.empty(), want.has_value()) << number << ": " << error;
+    if (want) {
+      EXPECT_TRUE(Identical(ParseJsonText(text), *want)) << number;
+    }
+  }
 }
 
 // A List whose one Node has a field nested `extra` containers deep inside the item.
