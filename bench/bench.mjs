@@ -1,7 +1,8 @@
 // The benchmark report: every scenario of bench/scenarios.mjs end to end through the native CLI
-// (`kplace run --format json FILE`) and through the page's WebAssembly core under node (`kplace_run`, what the
-// page's worker calls), one after the other in one run, checking that both print the same result.
-//   node bench/bench.mjs [--filter TEXT] [--report docs/benchmarks.md] [--repeat N] [--page]
+// (`kplace run --format json FILE`) and through the page's WebAssembly core (`kplace_run`, what the page's worker
+// calls) under node and in a Web Worker in headless Chromium (bench/chromium_core_worker.js), one after the other in
+// one run, checking that all print the same result.
+//   node bench/bench.mjs [--filter TEXT] [--report docs/benchmarks.md] [--repeat N] [--page] [--no-chromium]
 // --page: also the page in headless Chromium (bench/page_bench.mjs: presets re-run per keystroke, the
 // 150,000-pod import, the frame rate afterwards), which needs the whole site (scripts/build-site.sh) and playwright-core
 // (npm ci in tests/web).
@@ -9,11 +10,13 @@
 // Times are wall clock (the best of N runs, default 1); peak memory is the CLI's maximum resident set
 // (/usr/bin/time) and the wasm memory's size after the run (it only grows). Figures, not thresholds.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openSite } from './page_harness.mjs';
 import { scenarios } from './scenarios.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,6 +29,7 @@ const filter = option('--filter', '');
 const reportPath = option('--report', '');
 const repeat = Number(option('--repeat', '1'));
 const withPage = args.includes('--page');
+const withChromium = !args.includes('--no-chromium');
 const cli = path.resolve(process.env.KPLACE_CLI || path.join(repoRoot, 'build/native-release/kplace'));
 const siteDir = path.resolve(process.env.KPLACE_SITE || path.join(repoRoot, 'build/wasm/site'));
 const workDir = path.join(repoRoot, 'build/bench-scenarios');
@@ -93,6 +97,25 @@ function placedPods(result) {
   return Object.values(result.pods).filter((p) => p.node || p.nodeClaim).length;
 }
 
+// The core in Chromium: the browser the page tests run in (its V8 is newer than node's), a Web Worker as in the page.
+let chromium = null;
+if (withChromium) {
+  const site = await openSite({ '/__core-runner.js': path.join(repoRoot, 'bench/chromium_core_worker.js'),
+                                '/__bench/': workDir });
+  await site.page.evaluate(() => { window.__coreRunner = new Worker('/__core-runner.js'); });
+  chromium = { ...site, version: site.page.context().browser().version() };
+}
+// One run of the scenario file in Chromium's worker; returns the faster of it and best.
+async function runChromium(file, best) {
+  const out = await chromium.page.evaluate((file) => new Promise((resolve) => {
+    const w = window.__coreRunner;
+    w.onmessage = (e) => { if (e.data.type !== 'progress') resolve(e.data); };
+    w.postMessage({ file });
+  }), path.basename(file));
+  if (out.error) throw new Error(`${file}: in Chromium: ${out.error}`);
+  return !best || out.seconds < best.seconds ? out : best;
+}
+
 const rows = [];
 const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
 console.log(`kplace benchmarks: ${cli} and ${siteDir} (node ${process.version}, ${os.cpus().length} x ${cpu})`);
@@ -102,17 +125,21 @@ for (const s of scenarios) {
   const file = path.join(workDir, `${s.name}.json`);
   writeFileSync(file, text);
   // Native and wasm runs take turns, so that a burst of load on this shared machine slows both sides alike.
-  let native = null, nativeSmallPages = null, wasm = null;
+  let native = null, nativeSmallPages = null, wasm = null, browser = null;
   for (let r = 0; r < repeat; ++r) {
     native = runNative(file, native);
     nativeSmallPages = runNative(file, nativeSmallPages, true);
     wasm = await runWasm(text, wasm);
+    if (chromium) browser = await runChromium(file, browser);
   }
   if (nativeSmallPages.text !== native.text) throw new Error(`${s.name}: the CLI's heap changed its answer`);
   const nativeResult = JSON.parse(native.text);
   // Same answer from both builds (the page shows what the CLI prints).
   if (JSON.stringify(nativeResult) !== JSON.stringify(JSON.parse(wasm.envelopeText).result))
     throw new Error(`${s.name}: native and wasm results differ`);
+  // Chromium's answer, byte for byte the one under node.
+  if (browser && browser.sha256 !== createHash('sha256').update(wasm.envelopeText).digest('hex'))
+    throw new Error(`${s.name}: the core's answers in Chromium and under node differ`);
   const placed = placedPods(nativeResult);
   const decided = decidedNodes(nativeResult);
   // Only figures are kept: every earlier scenario's answers (hundreds of MB of text and objects) held alive made the
@@ -122,16 +149,20 @@ for (const s of scenarios) {
   delete wasm.envelopeText;
   const row = { ...s, bytes: text.length, placed, decided, native, nativeSmallPages, wasm,
                 nativeRate: s.pods / native.seconds, wasmRate: s.pods / wasm.seconds, ratio: wasm.seconds / native.seconds,
-                smallPagesRatio: wasm.seconds / nativeSmallPages.seconds };
+                smallPagesRatio: wasm.seconds / nativeSmallPages.seconds, browser,
+                browserRatio: browser ? browser.seconds / native.seconds : null };
   rows.push(row);
   console.log(`${s.name.padEnd(46)} native ${native.seconds.toFixed(2).padStart(6)} s ${row.nativeRate.toFixed(0).padStart(7)} pods/s ` +
               `${native.peakMB.toFixed(0).padStart(5)} MB | wasm ${wasm.seconds.toFixed(2).padStart(6)} s ` +
               `${row.wasmRate.toFixed(0).padStart(7)} pods/s ${wasm.peakMB.toFixed(0).padStart(5)} MB | ${row.ratio.toFixed(2)}x ` +
               `(native with 4 KiB pages ${nativeSmallPages.seconds.toFixed(2)} s: ${row.smallPagesRatio.toFixed(2)}x)` +
+              (browser ? ` | Chromium ${browser.seconds.toFixed(2)} s ${row.browserRatio.toFixed(2)}x` : '') +
               (s.threshold ? ` | ${(row.nativeRate / s.threshold).toFixed(1)}x upstream ${s.threshold}` : '') +
               (decided ? ` | ${decided} nodes decided: ${(decided / native.seconds).toFixed(0)}/s native, ` +
                          `${(decided / wasm.seconds).toFixed(0)}/s wasm` : ''));
 }
+
+if (chromium) await chromium.close();
 
 let page = null;
 if (withPage) {
@@ -155,31 +186,33 @@ if (reportPath) {
     '',
     `Generated by \`scripts/bench.sh\` (\`node bench/bench.mjs${withPage ? ' --page' : ''} --repeat ${repeat} --report docs/benchmarks.md\`) at`,
     `${commit}, ${new Date().toISOString().slice(0, 10)}, on ${os.cpus().length} x ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB,`,
-    `load average ${os.loadavg()[0].toFixed(1)}, node ${process.version}. The machine is shared and noisy: compare rows of one run, not`,
+    `load average ${os.loadavg()[0].toFixed(1)}, node ${process.version}${chromium ? `, Chromium ${chromium.version}` : ''}. The machine is shared and noisy: compare rows of one run, not`,
     'runs. Figures, not thresholds: no test asserts a time. To compare a change before and after on such a machine,',
     '`bench/instructions.sh` counts instructions instead (cachegrind: the CLI, and node running the wasm core).',
     '',
     'Each scenario runs end to end: native, `kplace run --format json FILE` (reading and parsing the file, scheduling,',
     'writing the result); WebAssembly, the page\'s core `kplace_run` under node (the scenario text in, the result text',
-    `out), with identical results checked; the best of ${repeat} run${repeat === 1 ? '' : 's'} each, native and wasm taking turns. pods/s = pods the run schedules / wall time. Peak memory: the CLI\'s maximum`,
+    'out) and, where the page runs it, in a Web Worker in headless Chromium (`bench/chromium_core_worker.js`), with',
+    `identical results checked; the best of ${repeat} run${repeat === 1 ? '' : 's'} each, native and wasm taking turns. pods/s = pods the run schedules / wall time. Peak memory: the CLI\'s maximum`,
     'resident set; the wasm memory after the run (a fresh instance each, of one module compiled once, whose code tiers up',
     'across the runs as in the page\'s long-lived Web Worker). Upstream threshold: the minimum',
     'SchedulingThroughput average kube-scheduler\'s scheduler_perf accepts for that workload (newest',
     'performance-config.yaml; older releases\' in parentheses); scheduler_perf measures the scheduler alone, here',
     'parsing and output are in the time too. Scenario shapes: `bench/scenarios.mjs`. The CLI grows its heap once and',
     'backs it with transparent huge pages (`cli/heap.cpp`); the engine maps WebAssembly memory in 4 KiB pages, so the',
-    'last but two columns compare the same C++ on the same pages: the CLI with `KPLACE_HEAP=default`. The wasm core',
+    '"4 KiB pages" columns compare the same C++ on the same pages: the CLI with `KPLACE_HEAP=default`. The wasm core',
     'takes blocks of up to 256 bytes from free lists (`wasm/small_blocks.h`), larger ones from Emscripten\'s dlmalloc; the',
-    'CLI uses glibc\'s malloc.',
+    `CLI uses glibc's malloc. Chromium's V8 is newer than node's (V8 ${process.versions.v8.split('-')[0]}): the same wasm, two engines.`,
     '',
-    '| scenario | pods | native s | native pods/s | native peak MB | wasm s | wasm pods/s | wasm peak MB | wasm / native | native s, 4 KiB pages | wasm / that | upstream threshold pods/s | native / threshold |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    `| scenario | pods | native s | native pods/s | native peak MB | wasm s | wasm pods/s | wasm peak MB | wasm / native | native s, 4 KiB pages | wasm / that | ${chromium ? 'wasm in Chromium s | Chromium / native | ' : ''}upstream threshold pods/s | native / threshold |`,
+    `|---|---|---|---|---|---|---|---|---|---|---|${chromium ? '---|---|' : ''}---|---|`,
   ];
   for (const r of rows) {
     const threshold = r.threshold ? `${r.threshold}${r.oldThreshold ? ` (${r.oldThreshold})` : ''}` : '';
     lines.push(`| ${r.title} | ${fmt(r.pods)} | ${r.native.seconds.toFixed(2)} | ${fmt(r.nativeRate)} | ${fmt(r.native.peakMB)} | ` +
                `${r.wasm.seconds.toFixed(2)} | ${fmt(r.wasmRate)} | ${fmt(r.wasm.peakMB)} | ${r.ratio.toFixed(2)}x | ` +
-               `${r.nativeSmallPages.seconds.toFixed(2)} | ${r.smallPagesRatio.toFixed(2)}x | ${threshold} | ` +
+               `${r.nativeSmallPages.seconds.toFixed(2)} | ${r.smallPagesRatio.toFixed(2)}x | ` +
+               (r.browser ? `${r.browser.seconds.toFixed(2)} | ${r.browserRatio.toFixed(2)}x | ` : '') + `${threshold} | ` +
                `${r.threshold ? `${(r.nativeRate / r.threshold).toFixed(0)}x` : ''} |`);
   }
   const disruption = rows.filter((r) => r.decided > 0);

@@ -10,12 +10,18 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const siteDir = path.resolve(process.env.KPLACE_SITE || path.join(repoRoot, 'build/wasm/site'));
 
-// Serves the site, plus each of extraFiles ({"/__dump.json": "/path/file"}) at its URL path. Returns {page, close}.
+// Serves the site, plus each of extraFiles at its URL path: {"/__dump.json": "/path/file"} one file,
+// {"/__bench/": "/some/dir"} a folder's files under that prefix. Returns {page, close}.
 export async function openSite(extraFiles = {}) {
   const { chromium } = createRequire(path.join(repoRoot, 'tests/web/package.json'))('playwright-core');
+  const extra = (rel) => {
+    if (extraFiles[rel]) return path.resolve(extraFiles[rel]);
+    const prefix = Object.keys(extraFiles).find((k) => k.endsWith('/') && rel.startsWith(k));
+    return prefix ? path.join(path.resolve(extraFiles[prefix]), rel.slice(prefix.length)) : null;
+  };
   const server = createServer((req, res) => {
     const rel = path.normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    let file = extraFiles[rel] ? path.resolve(extraFiles[rel]) : path.join(siteDir, rel);
+    let file = extra(rel) || path.join(siteDir, rel);
     try {
       if (statSync(file).isDirectory()) file = path.join(file, 'index.html');
       statSync(file);
