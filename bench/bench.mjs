@@ -5,7 +5,7 @@
 //   node bench/bench.mjs [--filter TEXT] [--report docs/benchmarks.md] [--repeat N] [--page] [--no-chromium]
 // --page: also the page in headless Chromium (bench/page_bench.mjs: presets re-run per keystroke, the
 // 150,000-pod import, the frame rate afterwards), which needs the whole site (scripts/build-site.sh) and playwright-core
-// (npm ci in tests/web).
+// (npm ci in tests/web), as the core's runs in Chromium do; --no-chromium leaves those runs out (node only).
 // Environment: KPLACE_CLI (default build/native-release/kplace), KPLACE_SITE (default build/wasm/site).
 // Times are wall clock (the best of N runs, default 1); peak memory is the CLI's maximum resident set
 // (/usr/bin/time) and the wasm memory's size after the run (it only grows). Figures, not thresholds.
