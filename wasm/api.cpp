@@ -14,11 +14,15 @@
 //                                  Worker for (the app does not link the dry run)
 //   kplace_convert_kwok(json)   -> Karpenter's kwok provider instance_types.json as a JSON array of kplace InstanceType
 //                                  items, or {"error":"..."}
-//   kplace_import(dump)         -> {"status":"success","scenario":"...","import":{...}}: a cluster dump (kubectl's
-//                                  JSON or YAML in any shape, Karpenter kwok's instance_types.json) as the scenario
-//                                  List `kplace convert kubectl` prints, byte for byte; import: the result's "import"
-//                                  object plus items, instanceTypes, simulationAdded and message (the sentence the CLI
-//                                  prints; io/cluster_import.h). Bad input: the failure envelope with the core's error.
+//   kplace_import(dump)         -> {"import":{...},"scenarioBytes":N,"status":"success"}, its NUL, then the
+//                                  scenario's N bytes of UTF-8 and a NUL: a cluster dump (kubectl's JSON or YAML in
+//                                  any shape, Karpenter kwok's instance_types.json) as the scenario List `kplace
+//                                  convert kubectl` prints, byte for byte, behind the envelope rather than in it (a
+//                                  150,000-pod List is 67 MB: as a JSON string it was escaped here and decoded, parsed
+//                                  and encoded again by the page, a third of the import's time); import: the result's
+//                                  "import" object plus items, instanceTypes, simulationAdded and message (the sentence
+//                                  the CLI prints; io/cluster_import.h). Bad input: the failure envelope with the
+//                                  core's error, and nothing behind it.
 //   kplace_to_yaml(scenario)    -> {"status":"success","yaml":"..."}: the scenario's documents (any text the core
 //                                  reads) as kubectl-style YAML (io::JsonToYaml, "---" between documents), or the
 //                                  failure envelope
@@ -60,6 +64,9 @@ EM_JS(void, kplace_post_progress, (double done, double total), {
 namespace {
 
 constexpr int kExplainAll = 1;
+// The answer when even the failure envelope could not be written (out of memory).
+constexpr const char* kInternalFailure =
+    R"({"status":"failure","errors":[{"message":"internal error","internal":true}]})";
 
 char* Copy(const std::string& s) {
   char* p = static_cast<char*>(std::malloc(s.size() + 1));
@@ -167,7 +174,7 @@ char* Answer(Body&& body) {
       return Copy(Failure(std::string("internal error: ") + e.what(), true));
     }
   } catch (const std::exception&) {  // out of memory writing the answer
-    return Copy(std::string(R"({"status":"failure","errors":[{"message":"internal error","internal":true}]})"));
+    return Copy(kInternalFailure);
   }
 }
 
@@ -179,7 +186,7 @@ char* kplace_run(const char* scenario, int flags) {
   try {
     return Envelope(scenario, flags);
   } catch (const std::exception&) {  // serialisation failure or out of memory: still an answer, never a trap
-    return Copy(std::string(R"({"status":"failure","errors":[{"message":"internal error","internal":true}]})"));
+    return Copy(kInternalFailure);
   }
 }
 
@@ -187,7 +194,7 @@ char* kplace_explain(const char* scenario, const char* pod) {
   try {
     return Envelope(scenario, 0, pod ? pod : "");
   } catch (const std::exception&) {
-    return Copy(std::string(R"({"status":"failure","errors":[{"message":"internal error","internal":true}]})"));
+    return Copy(kInternalFailure);
   }
 }
 
@@ -222,21 +229,28 @@ char* kplace_convert_kwok(const char* json) {
 
 char* kplace_import(const char* dump) {
   using kplace::io::Json;
-  return Answer([&]() {
+  std::string scenario;
+  bool imported = false;
+  char* envelope = Answer([&]() {
     kplace::io::ClusterImport im = kplace::io::ImportClusterDump(dump ? dump : "");
-    // The envelope around the scenario's text, which is written once (a large dump's List is most of the answer).
-    const std::string import = kplace::io::ImportToJson(im).dump(-1, ' ', false, Json::error_handler_t::replace);
-    std::string scenario = Json(std::move(im.scenario)).dump(-1, ' ', false, Json::error_handler_t::replace);
-    std::string out;
-    out.reserve(scenario.size() + import.size() + 48);
-    out += R"({"status":"success","scenario":)";
-    out += scenario;
-    scenario = std::string();
-    out += R"(,"import":)";
-    out += import;
-    out += "}";
+    scenario = std::move(im.scenario);
+    std::string out = R"({"import":)";
+    out += kplace::io::ImportToJson(im).dump(-1, ' ', false, Json::error_handler_t::replace);
+    out += R"(,"scenarioBytes":)" + std::to_string(scenario.size()) + R"(,"status":"success"})";
+    imported = true;
     return out;
   });
+  if (!imported || !envelope) return envelope;
+  // The scenario behind the envelope's NUL, in the same block (kplace_free frees both).
+  const std::size_t head = std::strlen(envelope) + 1;
+  char* whole = static_cast<char*>(std::realloc(envelope, head + scenario.size() + 1));
+  if (!whole) {
+    std::free(envelope);
+    return Copy(kInternalFailure);
+  }
+  std::memcpy(whole + head, scenario.data(), scenario.size());
+  whole[head + scenario.size()] = '\0';
+  return whole;
 }
 
 char* kplace_to_yaml(const char* scenario) {

@@ -36,6 +36,27 @@ function callCore(mod, fn, ...strings) {
   }
 }
 
+// kplace_import of text: {import, scenarioBytes} or {error}. The scenario follows the envelope's NUL as bytes
+// (envelope.scenarioBytes of them), copied out as they are: they go to the page moved, not copied (a 67 MB string
+// would be cloned on the page's thread), and the page puts bytes in the app's heap (and hands them on to the run's
+// worker) without encoding.
+function importDump(mod, text) {
+  const ptr = self.kplaceToHeap(mod, text);
+  try {
+    const out = mod._kplace_import(ptr);
+    try {
+      const envelope = JSON.parse(mod.UTF8ToString(out));
+      if (envelope.status !== 'success') return { error: envelope.errors[0].message };
+      const at = mod.HEAPU8.indexOf(0, out) + 1;
+      return { import: envelope.import, scenarioBytes: mod.HEAPU8.slice(at, at + envelope.scenarioBytes) };
+    } finally {
+      mod._kplace_free(out);
+    }
+  } finally {
+    mod._free(ptr);
+  }
+}
+
 const parts = [];  // of the text to come
 
 self.onmessage = async (e) => {
@@ -50,13 +71,11 @@ self.onmessage = async (e) => {
     let answer;
     try {
       const mod = await getCore();
-      const envelope = JSON.parse(callCore(mod, type === 'import' ? mod._kplace_import : mod._kplace_to_yaml, text));
-      answer = envelope.status === 'success' ? envelope : { error: envelope.errors[0].message };
-      // The scenario goes to the page as UTF-8 bytes, moved, not copied: a 67 MB string would be cloned on the page's
-      // thread, and the page puts bytes in the app's heap (and hands them on to the run's worker) without encoding.
-      if (type === 'import' && typeof answer.scenario === 'string') {
-        answer.scenarioBytes = new TextEncoder().encode(answer.scenario);
-        delete answer.scenario;
+      if (type === 'import') {
+        answer = importDump(mod, text);
+      } else {
+        const envelope = JSON.parse(callCore(mod, mod._kplace_to_yaml, text));
+        answer = envelope.status === 'success' ? envelope : { error: envelope.errors[0].message };
       }
     } catch (err) {
       answer = { error: `the background ${type} failed: ${err && err.message || err}` };

@@ -170,7 +170,10 @@ describe('kplace_import: the core import, what `kplace convert kubectl` prints',
       }
       assert.equal(out.status, 'success', JSON.stringify(out.errors));
       assert.deepEqual(out.import, want.import);
+      // The scenario's bytes follow the envelope, as many as it says, then a NUL.
+      assert.deepEqual(Object.keys(out).sort(), ['import', 'scenario', 'scenarioBytes', 'scenarioEnd', 'status']);
       assert.equal(out.scenario, readFileSync(path.join(dir, 'expected', `${file}.scenario.json`), 'utf8'));
+      assert.equal(out.scenarioEnd, 0);
       if (native) {
         assert.equal(native.status, 0, native.stderr);
         assert.equal(native.stdout, out.scenario, 'the page and the CLI convert differently');

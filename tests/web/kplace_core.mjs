@@ -35,11 +35,19 @@ export async function loadCore() {
         mod.ccall('kplace_free', null, ['number'], [ptr]);
       }
     },
-    // kplace_import: {status: "success", scenario, import} or the failure envelope.
+    // kplace_import: {status: "success", import, scenarioBytes} with the scenario's bytes behind its NUL, returned
+    // here as {status, import, scenarioBytes, scenario (the bytes decoded), scenarioEnd (the byte after them)}; or the
+    // failure envelope.
     importDump(text) {
       const ptr = mod.ccall('kplace_import', 'number', ['string'], [text]);
       try {
-        return JSON.parse(mod.UTF8ToString(ptr));
+        const envelope = JSON.parse(mod.UTF8ToString(ptr));
+        if (envelope.status === 'success') {
+          const at = mod.HEAPU8.indexOf(0, ptr) + 1;
+          envelope.scenario = new TextDecoder().decode(mod.HEAPU8.subarray(at, at + envelope.scenarioBytes));
+          envelope.scenarioEnd = mod.HEAPU8[at + envelope.scenarioBytes];
+        }
+        return envelope;
       } finally {
         mod.ccall('kplace_free', null, ['number'], [ptr]);
       }
