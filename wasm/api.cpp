@@ -19,10 +19,10 @@
 //                                  any shape, Karpenter kwok's instance_types.json) as the scenario List `kplace
 //                                  convert kubectl` prints, byte for byte, behind the envelope rather than in it (a
 //                                  150,000-pod List is 67 MB: as a JSON string it was escaped here and decoded, parsed
-//                                  and encoded again by the page, a third of the import's time); import: the result's
-//                                  "import" object plus items, instanceTypes, simulationAdded and message (the sentence
-//                                  the CLI prints; io/cluster_import.h). Bad input: the failure envelope with the
-//                                  core's error, and nothing behind it.
+//                                  and encoded again by the worker, a quarter of the import's time); import: the
+//                                  result's "import" object plus items, instanceTypes, simulationAdded and message (the
+//                                  sentence the CLI prints; io/cluster_import.h). Bad input: the failure envelope with
+//                                  the core's error, and nothing behind it.
 //   kplace_to_yaml(scenario)    -> {"status":"success","yaml":"..."}: the scenario's documents (any text the core
 //                                  reads) as kubectl-style YAML (io::JsonToYaml, "---" between documents), or the
 //                                  failure envelope
