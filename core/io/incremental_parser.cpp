@@ -36,13 +36,15 @@ bool IncrementalScenarioParser::Step(std::size_t max_items) {
     std::size_t n = 0;
     for (; n < max_items && next_ < elements_.size(); ++n, ++next_) {
       const auto [begin, end] = elements_[next_];
-      Json item = ParseJsonValue(text_, begin, end, 2, Unread::kLeaveOut);
-      builder_.Add(item, next_);
-      ReleaseJson(item);
+      ParseJsonValueInto(text_, begin, end, 2, Unread::kLeaveOut, item_);
+      builder_.Add(item_, next_);
     }
     // Finishing (workloads expanded, claims added: a tenth of a large import's reading) is a step of its own, so that
     // no step is a slice of items and the finish.
-    if (next_ == elements_.size() && n == 0) result_ = builder_.Finish();
+    if (next_ == elements_.size() && n == 0) {
+      ReleaseJson(item_);
+      result_ = builder_.Finish();
+    }
   } catch (const std::exception&) {
     // The whole-text parse reports the error exactly (or, should the scan have misread the text, parses it).
     result_ = ParseScenario(text_);

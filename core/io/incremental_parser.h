@@ -52,6 +52,7 @@ class IncrementalScenarioParser {
   std::optional<ListSplitter> splitter_;                       // while the text is split
   std::vector<std::pair<std::size_t, std::size_t>> elements_;  // [begin, end) of each item in text_
   std::size_t next_ = 0;
+  Json item_;  // each item parsed over the one before (ParseJsonValueInto)
   ScenarioBuilder builder_;
   std::optional<Scenario> result_;
 };

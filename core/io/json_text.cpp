@@ -277,7 +277,9 @@ class FastParser {
     if (out) *out = Json(v);
     return true;
   }
-  // The value at p_ into *out (nullptr: checked, not built); rule: its node in UnreadTree(), or -1.
+  // The value at p_ into *out (nullptr: checked, not built), written over what *out holds and reusing its storage:
+  // a null for a fresh value, the previous item of a List when one tree takes the items in turn (ParseJsonValueInto);
+  // the result is the value a fresh parse builds. rule: its node in UnreadTree(), or -1.
   bool Value(Json* out, int rule) {
     if (p_ >= end_) return false;
     switch (*p_) {
@@ -285,20 +287,31 @@ class FastParser {
         if (open_ >= kMaxJsonDepth) return false;
         ++open_;
         ++p_;
-        if (out) *out = Json(Json::value_t::object);
+        if (out && !out->is_object()) *out = Json(Json::value_t::object);
         Json::object_t* object = out ? &out->get_ref<Json::object_t&>() : nullptr;
         const UnreadNode* node = rule >= 0 ? &UnreadTree()[static_cast<std::size_t>(rule)] : nullptr;
+        // Members are written over the object's own, in document order: the value out held before (the previous
+        // item of a List) lends its strings and containers (see Refill).
+        std::size_t filled = 0;
         SkipSpace();
         if (p_ < end_ && *p_ == '}') {
           ++p_;
           --open_;
+          if (object) object->DropFrom(0);
           return true;
         }
         while (true) {
           if (p_ >= end_ || *p_ != '"') return false;
           ++p_;
-          std::string key;  // moved into the object: one allocation at most (short keys fit in the string)
-          if (!String(object ? &key : nullptr)) return false;
+          std::string* key = nullptr;
+          Json* value = nullptr;
+          if (object) {
+            auto& member = object->Refill(filled);
+            key = &member.first;
+            value = &member.second;
+            key->clear();
+          }
+          if (!String(key)) return false;
           SkipSpace();
           if (p_ >= end_ || *p_ != ':') return false;
           ++p_;
@@ -306,14 +319,15 @@ class FastParser {
           int next = -1;
           bool leave_out = !object;
           if (node && !leave_out) {
-            next = node->Find(key);
+            next = node->Find(*key);
             if (next >= 0) leave_out = UnreadTree()[static_cast<std::size_t>(next)].leave_out;
           }
           if (leave_out) {
-            if (!Value(nullptr, -1)) return false;
+            if (!Value(nullptr, -1)) return false;  // the member's slot is written over by the next key, or dropped
           } else {
             // Sorted when the object closes; a repeated key's value is replaced, as nlohmann's parser does.
-            if (!Value(&object->AppendUnsorted(std::move(key)), next)) return false;
+            if (!Value(value, next)) return false;
+            ++filled;
           }
           SkipSpace();
           if (p_ < end_ && *p_ == ',') {
@@ -324,7 +338,10 @@ class FastParser {
           if (p_ < end_ && *p_ == '}') {
             ++p_;
             --open_;
-            if (object) object->SortAppended();
+            if (object) {
+              object->DropFrom(filled);
+              object->SortAppended();
+            }
             return true;
           }
           return false;
@@ -334,22 +351,25 @@ class FastParser {
         if (open_ >= kMaxJsonDepth) return false;
         ++open_;
         ++p_;
-        if (out) *out = Json(Json::value_t::array);
+        if (out && !out->is_array()) *out = Json(Json::value_t::array);
         Json::array_t* array = out ? &out->get_ref<Json::array_t&>() : nullptr;
         int element_rule = -1;
         if (rule >= 0) {
           element_rule = UnreadTree()[static_cast<std::size_t>(rule)].Find("*");
         }
+        std::size_t filled = 0;  // elements written over the array's own, as an object's members are
         SkipSpace();
         if (p_ < end_ && *p_ == ']') {
           ++p_;
           --open_;
+          if (array) array->erase(array->begin(), array->end());
           return true;
         }
         while (true) {
           if (array) {
-            array->emplace_back();
-            if (!Value(&array->back(), element_rule)) return false;
+            if (filled == array->size()) array->emplace_back();
+            if (!Value(&(*array)[filled], element_rule)) return false;
+            ++filled;
           } else if (!Value(nullptr, -1)) {
             return false;
           }
@@ -362,6 +382,7 @@ class FastParser {
           if (p_ < end_ && *p_ == ']') {
             ++p_;
             --open_;
+            if (array) array->erase(array->begin() + static_cast<std::ptrdiff_t>(filled), array->end());
             return true;
           }
           return false;
@@ -370,8 +391,10 @@ class FastParser {
       case '"': {
         ++p_;
         if (!out) return String(nullptr);
-        *out = Json(Json::value_t::string);
-        return String(&out->get_ref<std::string&>());
+        if (!out->is_string()) *out = Json(Json::value_t::string);
+        std::string& text = out->get_ref<std::string&>();
+        text.clear();
+        return String(&text);
       }
       case 't':
         if (!Literal("true")) return false;
@@ -494,9 +517,15 @@ bool TryParseJsonFast(std::string_view text, int depth, Unread unread, Json& out
 }
 
 Json ParseJsonValue(std::string_view whole, std::size_t begin, std::size_t end, int depth, Unread unread) {
-  Json fast;
-  if (TryParseJsonFast(whole.substr(begin, end - begin), depth, unread, fast)) return fast;
-  return ParseJsonValueWithNlohmann(whole, begin, end, depth, unread);
+  Json value;
+  ParseJsonValueInto(whole, begin, end, depth, unread, value);
+  return value;
+}
+
+void ParseJsonValueInto(std::string_view whole, std::size_t begin, std::size_t end, int depth, Unread unread,
+                        Json& out) {
+  if (TryParseJsonFast(whole.substr(begin, end - begin), depth, unread, out)) return;
+  out = ParseJsonValueWithNlohmann(whole, begin, end, depth, unread);  // over what the fast path half wrote
 }
 
 bool ListSplitter::Step(std::size_t bytes) {

@@ -36,6 +36,11 @@ void EraseUnread(Json& value);
 // Parses whole[begin, end), one JSON value that sits inside `depth` open containers of whole (a List's item: 2),
 // with ParseJsonText's depth limit and messages (positions count from the start of whole).
 Json ParseJsonValue(std::string_view whole, std::size_t begin, std::size_t end, int depth, Unread unread);
+// ParseJsonValue into out, written over the value out holds and reusing its strings and containers: a List's items
+// parsed in turn into one tree allocate little once the first few are read (most items are alike), and are not
+// freed one by one. out ends as ParseJsonValue's value; on an error (thrown) it holds a part of it.
+void ParseJsonValueInto(std::string_view whole, std::size_t begin, std::size_t end, int depth, Unread unread,
+                        Json& out);
 
 // Frees a parsed value, leaving null: each container's members first, then the container. (nlohmann's destructor
 // first moves every descendant of a container into a stack of its own, which cost as much again as freeing them: a
@@ -43,8 +48,8 @@ Json ParseJsonValue(std::string_view whole, std::size_t begin, std::size_t end, 
 void ReleaseJson(Json& value);
 
 // ParseJsonValue's fast path for text that is one value in the API server's shape (strict JSON, integer numbers):
-// true with out set, or false when it gives up (the value may still be valid: ParseJsonValue then parses it with
-// nlohmann). Whatever it accepts, nlohmann builds identically.
+// true with out set (written over what it held, as ParseJsonValueInto does), or false when it gives up (the value
+// may still be valid: ParseJsonValue then parses it with nlohmann). Whatever it accepts, nlohmann builds identically.
 bool TryParseJsonFast(std::string_view text, int depth, Unread unread, Json& out);
 
 // Throws what ParseJsonDocuments(text) would throw for the first syntax error, or the depth limit, in text;

@@ -67,14 +67,15 @@ std::size_t AddJsonText(ScenarioBuilder& builder, std::string_view text, const R
         Json list = ParseJsonText(shell);
         if (hooks.document) hooks.document(list, prefix);
         if (builder.BeginList(list, prefix)) {
+          Json item;  // each item parsed over the one before (ParseJsonValueInto)
           for (std::size_t i = 0; i < layout->elements.size(); ++i) {
             const auto [b, e] = layout->elements[i];
             // An item sits in the List object and its items array: 2 containers deep.
-            Json item = ParseJsonValue(text, begin + b, begin + e, 2, Unread::kLeaveOut);
+            ParseJsonValueInto(text, begin + b, begin + e, 2, Unread::kLeaveOut, item);
             builder.Add(item, i);
-            ReleaseJson(item);
             if (hooks.added) hooks.added();
           }
+          ReleaseJson(item);
           continue;
         }
         // A hook may have made it something else: read the document whole.

@@ -115,6 +115,14 @@ class SortedObject {
   // key keeps its last value, as assigning member by member would. The returned reference lives until the next
   // append.
   T& AppendUnsorted(Key&& key) { return members_.emplace_back(std::move(key), T()).second; }
+  // For parsers that refill an object in place (json_text.cpp: a List's items parsed one after another into one
+  // tree): member k, appended when k == size(), whose key and value the parser overwrites, reusing their storage; then
+  // DropFrom(n) removes the members from n on, and SortAppended() sorts.
+  value_type& Refill(std::size_t k) {
+    if (k == members_.size()) members_.emplace_back();
+    return members_[k];
+  }
+  void DropFrom(std::size_t n) { members_.erase(members_.begin() + static_cast<difference_type>(n), members_.end()); }
   [[gnu::noinline]] void SortAppended() {
     if (IsSortedUnique()) return;
     // Stable (the last of a repeated key must stay last): insertion sort within runs of kRun, then runs merged in

@@ -187,6 +187,9 @@ TEST(JsonText, FastPathAcceptsOnlyWhatNlohmannBuildsIdentically) {
   const std::string alphabet = "{}[]\":,\\/-+.0123456789eEtrufalsn \n\tu\x01\x7f\xC3\xA9\xED\xA0\x80\xF4\x90";
   std::mt19937 rng(7);
   std::size_t accepted = 0, declined = 0;
+  // Also parsed in turn into one tree (as a List's items are, ParseJsonValueInto), written over whatever the round
+  // before left in it, a half-written value after a decline included: the same answer, the same value.
+  Json reused;
   for (int round = 0; round < 20000; ++round) {
     std::string text = seeds[static_cast<std::size_t>(round) % seeds.size()];
     if (text.size() > 4000) text = text.substr(0, 4000);  // a cut: mostly invalid
@@ -207,7 +210,9 @@ TEST(JsonText, FastPathAcceptsOnlyWhatNlohmannBuildsIdentically) {
     }
     for (Unread unread : {Unread::kKeep, Unread::kLeaveOut}) {
       Json fast;
-      if (!TryParseJsonFast(text, 0, unread, fast)) {
+      const bool took = TryParseJsonFast(text, 0, unread, fast);
+      ASSERT_EQ(TryParseJsonFast(text, 0, unread, reused), took) << text;
+      if (!took) {
         ++declined;
         continue;
       }
@@ -215,10 +220,43 @@ TEST(JsonText, FastPathAcceptsOnlyWhatNlohmannBuildsIdentically) {
       const std::optional<Json> want = Reference(text, unread);
       ASSERT_TRUE(want.has_value()) << "the fast path accepted what nlohmann rejects: " << text;
       ASSERT_TRUE(Identical(fast, *want)) << text;
+      ASSERT_TRUE(Identical(reused, *want)) << text;
     }
   }
   EXPECT_GT(accepted, 1000u);
   EXPECT_GT(declined, 1000u);
+}
+
+// A List's items parsed in turn into one tree: each value is the one a fresh parse builds, whatever shape the value
+// before had (more or fewer members, other types in the same places, repeated keys, what kLeaveOut leaves out), and
+// what only nlohmann reads (a 19-digit integer) replaces a half-written tree.
+TEST(JsonText, ParseJsonValueIntoWritesOverThePreviousValue) {
+  const std::vector<std::string> items = {
+      R"({"kind": "Pod", "metadata": {"name": "a", "labels": {"app": "web", "tier": "front"}}, "spec": {"x": [1, 2, 3]}})",
+      R"({"kind": "Pod", "metadata": {"name": "b-with-a-longer-name"}, "spec": {"x": []}})",
+      R"({"spec": "now a string", "kind": 7, "metadata": [{"name": "c"}, null, true]})",
+      R"({"b": 1, "a": 2, "b": 3, "a": {"z": [{"y": "w"}]}})",
+      R"({})",
+      R"([])",
+      R"("plain")",
+      R"(-12)",
+      R"({"metadata": {"name": "d", "managedFields": [{"manager": "kubectl"}],
+          "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{}", "keep": "me"}},
+          "spec": {"containers": [{"name": "c", "env": [{"name": "E"}], "image": "i"}]}})",
+      R"({"metadata": {"name": "e", "uid": 1234567890123456789}, "spec": {"x": [1.5, false]}})",
+      R"({"kind": "Pod", "metadata": {"name": "a", "labels": {"app": "web", "tier": "front"}}, "spec": {"x": [1, 2, 3]}})"};
+  for (Unread unread : {Unread::kKeep, Unread::kLeaveOut}) {
+    Json into;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (const std::string& text : items) {
+        ParseJsonValueInto(text, 0, text.size(), 0, unread, into);
+        const Json fresh = ParseJsonValue(text, 0, text.size(), 0, unread);
+        EXPECT_TRUE(Identical(into, fresh)) << text << "\n" << into.dump() << "\n" << fresh.dump();
+      }
+    }
+    ReleaseJson(into);
+    EXPECT_TRUE(into.is_null());
+  }
 }
 
 // Floats take the fast path too (an instance type's offering prices, a weight as 1.0): the double nlohmann builds,
