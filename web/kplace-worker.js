@@ -24,37 +24,31 @@ importScripts('kplace-core.js', 'js/utf8.js');
 let core = null;  // the wasm core, instantiated on first use
 const getCore = () => core || (core = createKplaceCore());
 
-function callCore(mod, fn, ...strings) {
+// fn called with strings in the heap; its answer read by read(out) (as text by default), then freed.
+function callCore(mod, fn, strings, read = (out) => mod.UTF8ToString(out)) {
   const ptrs = strings.map((s) => self.kplaceToHeap(mod, s));  // js/utf8.js, as the page encodes
   try {
     const out = fn(...ptrs);
-    const text = mod.UTF8ToString(out);
-    mod._kplace_free(out);
-    return text;
+    try {
+      return read(out);
+    } finally {
+      mod._kplace_free(out);
+    }
   } finally {
     ptrs.forEach((p) => mod._free(p));
   }
 }
 
-// kplace_import of text: {import, scenarioBytes} or {error}. The scenario follows the envelope's NUL as bytes
-// (envelope.scenarioBytes of them), copied out as they are: they go to the page moved, not copied (a 67 MB string
-// would be cloned on the page's thread), and the page puts bytes in the app's heap (and hands them on to the run's
-// worker) without encoding.
+// kplace_import of text: {import, scenarioBytes} or {error}. The scenario's bytes follow the envelope's NUL, copied
+// out as they are and moved to the page (a 67 MB string would be cloned on its thread), which puts them in the app's
+// heap and hands them to the run's worker without encoding.
 function importDump(mod, text) {
-  const ptr = self.kplaceToHeap(mod, text);
-  try {
-    const out = mod._kplace_import(ptr);
-    try {
-      const envelope = JSON.parse(mod.UTF8ToString(out));
-      if (envelope.status !== 'success') return { error: envelope.errors[0].message };
-      const at = mod.HEAPU8.indexOf(0, out) + 1;
-      return { import: envelope.import, scenarioBytes: mod.HEAPU8.slice(at, at + envelope.scenarioBytes) };
-    } finally {
-      mod._kplace_free(out);
-    }
-  } finally {
-    mod._free(ptr);
-  }
+  return callCore(mod, mod._kplace_import, [text], (out) => {
+    const envelope = JSON.parse(mod.UTF8ToString(out));
+    if (envelope.status !== 'success') return { error: envelope.errors[0].message };
+    const at = mod.HEAPU8.indexOf(0, out) + 1;
+    return { import: envelope.import, scenarioBytes: mod.HEAPU8.slice(at, at + envelope.scenarioBytes) };
+  });
 }
 
 const parts = [];  // of the text to come
@@ -74,7 +68,7 @@ self.onmessage = async (e) => {
       if (type === 'import') {
         answer = importDump(mod, text);
       } else {
-        const envelope = JSON.parse(callCore(mod, mod._kplace_to_yaml, text));
+        const envelope = JSON.parse(callCore(mod, mod._kplace_to_yaml, [text]));
         answer = envelope.status === 'success' ? envelope : { error: envelope.errors[0].message };
       }
     } catch (err) {
@@ -88,9 +82,9 @@ self.onmessage = async (e) => {
   let envelope;
   try {
     const mod = await getCore();
-    if (disruption) envelope = callCore(mod, mod._kplace_disruption, text, node || '');
-    else if (pod) envelope = callCore(mod, mod._kplace_explain, text, pod);
-    else envelope = callCore(mod, (p) => mod._kplace_run(p, 0), text);
+    if (disruption) envelope = callCore(mod, mod._kplace_disruption, [text, node || '']);
+    else if (pod) envelope = callCore(mod, mod._kplace_explain, [text, pod]);
+    else envelope = callCore(mod, (p) => mod._kplace_run(p, 0), [text]);
   } catch (err) {
     envelope = JSON.stringify({ status: 'failure',
                                 errors: [{ message: `the background run failed: ${err}`, internal: true }] });
