@@ -271,3 +271,14 @@ bool Start(const unsigned char* sans, int sans_len, const unsigned char* mono, i
 }
 
 }  // namespace kplace::webapp
+
+// ImGui's GLFW backend reads a gamepad only with ImGuiConfigFlags_NavEnableGamepad, which the app never sets. These
+// stand in for Emscripten's JavaScript ones, so the page carries no gamepad polling.
+extern "C" const float* glfwGetJoystickAxes(int, int* count) {
+  *count = 0;
+  return nullptr;
+}
+extern "C" const unsigned char* glfwGetJoystickButtons(int, int* count) {
+  *count = 0;
+  return nullptr;
+}

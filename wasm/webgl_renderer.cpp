@@ -45,28 +45,23 @@ void main() {
 }
 )";
 
-// Whether the shader compiled (GL_COMPILE_STATUS) or the program linked (GL_LINK_STATUS); the log on stderr if not.
-bool Succeeded(GLuint object, GLenum status, const char* what) {
+// Whether the shader compiled; its log on stderr if not.
+bool Compiled(GLuint shader, const char* what) {
   GLint ok = 0;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (ok) return true;
   char log[1024] = {};
-  if (status == GL_LINK_STATUS) {
-    glGetProgramiv(object, status, &ok);
-    if (!ok) glGetProgramInfoLog(object, sizeof log, nullptr, log);
-  } else {
-    glGetShaderiv(object, status, &ok);
-    if (!ok) glGetShaderInfoLog(object, sizeof log, nullptr, log);
-  }
-  if (!ok) std::fprintf(stderr, "kplace: %s: %s\n", what, log);
-  return ok != 0;
+  glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+  std::fprintf(stderr, "kplace: %s: %s\n", what, log);
+  return false;
 }
 
 GLuint Compile(GLenum type, const char* source) {
   const GLuint shader = glCreateShader(type);
   glShaderSource(shader, 1, &source, nullptr);
   glCompileShader(shader);
-  if (Succeeded(
-          shader, GL_COMPILE_STATUS,
-          type == GL_VERTEX_SHADER ? "the vertex shader does not compile" : "the fragment shader does not compile"))
+  if (Compiled(shader, type == GL_VERTEX_SHADER ? "the vertex shader does not compile"
+                                                : "the fragment shader does not compile"))
     return shader;
   glDeleteShader(shader);
   return 0;
@@ -84,9 +79,14 @@ bool WebGlRenderer::Init() {
   glLinkProgram(program_);
   glDeleteShader(vs);
   glDeleteShader(fs);
-  if (!Succeeded(program_, GL_LINK_STATUS, "the shaders do not link")) return false;
+  // A program that did not link has no uniforms (-1), and these two are used: so the link is checked without
+  // glGetProgramiv, whose JavaScript (Emscripten's, for every query it answers) the page would carry for this alone.
   projection_ = glGetUniformLocation(program_, "ProjMtx");
   white_uv_ = glGetUniformLocation(program_, "WhiteUV");
+  if (projection_ < 0 || white_uv_ < 0) {
+    std::fprintf(stderr, "kplace: the shaders do not link\n");
+    return false;
+  }
   glUseProgram(program_);
   glUniform1i(glGetUniformLocation(program_, "Texture"), 0);
 

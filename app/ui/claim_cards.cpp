@@ -101,9 +101,8 @@ float GhostCard(const Snapshot& snap, const ClaimView& cv, ImVec2 pos, float w, 
   const std::string badge = compact ? "new" : "would launch";
   if (draw) {
     const float bw = BadgeWidth(badge);
-    dl->PushClipRect(ImVec2(left, y), ImVec2(right - bw - gap, y + line), true);
-    dl->AddText(ImVec2(left, y), colors::kText, ("nodeclaim/" + c.name).c_str());
-    dl->PopClipRect();
+    ClippedText(dl, ImVec2(left, y), colors::kText, ("nodeclaim/" + c.name).c_str(), ImVec2(left, y),
+                ImVec2(right - bw - gap, y + line));
     Badge(dl, ImVec2(right - bw, y), colors::kNew, badge);
     if (ImGui::IsMouseHoveringRect(ImVec2(left, y), ImVec2(right, y + line)) && ImGui::IsWindowHovered()) {
       std::string tip = "NodeClaim " + c.name + " (NodePool " + c.node_pool + "): Karpenter would launch it.\n" +

@@ -152,9 +152,7 @@ float NodeCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w, bo
         const ImVec2 q(p.x + tw, p.y + line);
         dl->AddRectFilled(p, q, EffectColor(node.taints[i].effect), line * 0.5f);
         if (hovered) dl->AddRect(p, q, colors::kSelected, line * 0.5f, 0, Em(0.07f));
-        dl->PushClipRect(p, q, true);
-        dl->AddText(ImVec2(p.x + Em(0.4f), p.y), colors::kText, taints[i].c_str());
-        dl->PopClipRect();
+        ClippedText(dl, ImVec2(p.x + Em(0.4f), p.y), colors::kText, taints[i].c_str(), p, q);
         if (hovered && node.item_index < 0) {
           ImGui::SetTooltip("%s\nFrom the NodePool's template (this Node is not in the text).", taints[i].c_str());
         } else if (hovered) {
@@ -207,9 +205,8 @@ float CompactCard(const Snapshot& snap, const NodeView& nv, ImVec2 pos, float w,
   float y = pos.y + pad;
   if (draw) {
     const float dots = static_cast<float>(node.taints.size()) * (cell + gap);
-    dl->PushClipRect(ImVec2(left, y), ImVec2(right - dots, y + line), true);
-    dl->AddText(ImVec2(left, y), node.unschedulable ? colors::kWarn : colors::kText, node.meta.name.c_str());
-    dl->PopClipRect();
+    ClippedText(dl, ImVec2(left, y), node.unschedulable ? colors::kWarn : colors::kText, node.meta.name.c_str(),
+                ImVec2(left, y), ImVec2(right - dots, y + line));
     for (std::size_t i = 0; i < node.taints.size(); ++i) {
       const ImVec2 c(right - dots + static_cast<float>(i) * (cell + gap) + cell * 0.5f, y + line * 0.5f);
       dl->AddCircleFilled(c, cell * 0.4f, EffectColor(node.taints[i].effect));

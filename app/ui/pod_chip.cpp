@@ -28,13 +28,9 @@ bool PodChip(const PodView& pod, const UiState& ui, float width) {
   if (selected || hovered) dl->AddRect(p, q, colors::kSelected, h * 0.3f, 0, selected ? Em(0.15f) : Em(0.07f));
   const float text_w = ImGui::CalcTextSize(pod.name.c_str()).x;
   const float inner = width - Em(0.8f);
-  dl->PushClipRect(p, q, true);
-  if (text_w <= inner) {
-    dl->AddText(ImVec2(p.x + Em(0.4f), p.y + Em(0.1f)), colors::kText, pod.name.c_str());
-  } else {  // truncated: keep the end, where replica suffixes differ
-    dl->AddText(ImVec2(p.x + width - Em(0.4f) - text_w, p.y + Em(0.1f)), colors::kText, pod.name.c_str());
-  }
-  dl->PopClipRect();
+  // Truncated: keep the end, where replica suffixes differ.
+  const float x = text_w <= inner ? p.x + Em(0.4f) : p.x + width - Em(0.4f) - text_w;
+  ClippedText(dl, ImVec2(x, p.y + Em(0.1f)), colors::kText, pod.name.c_str(), p, q);
   const std::string& disagreement = pod.result->disagreement;
   if (!disagreement.empty())  // Karpenter meant another place: a warning corner
     dl->AddTriangleFilled(ImVec2(q.x - h * 0.55f, p.y), ImVec2(q.x, p.y), ImVec2(q.x, p.y + h * 0.55f), colors::kWarn);
@@ -69,6 +65,11 @@ bool PodChip(const PodView& pod, const UiState& ui, float width) {
     ImGui::EndTooltip();
   }
   return clicked;
+}
+
+void ClippedText(ImDrawList* dl, ImVec2 pos, ImU32 color, const char* text, ImVec2 min, ImVec2 max) {
+  const ImVec4 clip(min.x, min.y, max.x, max.y);
+  dl->AddText(nullptr, 0.0f, pos, color, text, nullptr, 0.0f, &clip);
 }
 
 void Wrapped(ImU32 color, const std::string& text) {

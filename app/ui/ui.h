@@ -47,6 +47,10 @@ void UpdateMarks(const Session& session, UiState& ui);
 ImU32 ChangeColor(sim::PodChange::Kind kind);
 // One table cell that may be long (a FailedScheduling message): one line, the whole text on hover (changes_panel.cpp).
 void Cell(const std::string& text);
+// Text at pos cut at the edges of [min, max] (and the window's): ImGui's fine clipping of each glyph, not a clip rect
+// pushed around it, which ends the draw command before and after, a draw call each (a screenful of compact cards
+// cost 55 more; software WebGL pays for each).
+void ClippedText(ImDrawList* dl, ImVec2 pos, ImU32 color, const char* text, ImVec2 min, ImVec2 max);
 // Text in color, wrapped at the window's edge.
 void Wrapped(ImU32 color, const std::string& text);
 // Human quantities: cpu in cores ("1.5"), memory in binary units ("512Mi").

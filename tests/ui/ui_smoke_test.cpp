@@ -260,6 +260,60 @@ void LargeText(kplace::app::Session& session, kplace::app::UiState& ui) {
   Frame(session, ui);
 }
 
+// A cluster of `nodes` tainted nodes with `pods` bound pods each, every name longer than a chip or card shows.
+std::string Cluster(int nodes, int pods) {
+  std::string text = R"({"apiVersion": "v1", "kind": "List", "items": [)";
+  for (int n = 0; n < nodes; ++n) {
+    const std::string node = "ip-10-0-0-" + std::to_string(n) + ".eu-west-1.compute.internal";
+    text += std::string(n ? "," : "") + R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": ")" + node +
+            R"("}, "spec": {"taints": [{"key": "dedicated-to-a-rather-long-team-name", "value": "batch",
+            "effect": "PreferNoSchedule"}]}, "status": {"allocatable": {"cpu": "16", "memory": "64Gi", "pods": "110"}}})";
+    for (int p = 0; p < pods; ++p)
+      text += R"(,{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "checkout-service-7d9f8b6c5d-)" +
+              std::to_string(n * 100 + p) + R"(", "namespace": "default"}, "spec": {"nodeName": ")" + node +
+              R"(", "containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}})";
+  }
+  return text + "]}";
+}
+
+int DrawCommands() {
+  const ImDrawData* data = ImGui::GetDrawData();
+  int commands = 0;
+  for (int i = 0; i < data->CmdListsCount; ++i) commands += data->CmdLists[i]->CmdBuffer.Size;
+  return commands;
+}
+
+// The cluster view's draw commands (a draw call each in the browser, where software WebGL pays for each) do not
+// grow with the cards and chips it shows: names cut at a chip's, badge's or compact card's edge are cut glyph by
+// glyph (ClippedText), not inside a clip rect of their own. Full cards: 2 nodes with 1 pod each, then 8 (more chips);
+// compact cards: 2 nodes, then 10 (more cards). All in view: no scrollbar in either.
+void DrawCommandsDoNotGrowWithChips(kplace::app::Session& session, kplace::app::UiState& ui) {
+  struct Case {
+    int compact, nodes[2], pods[2];
+  };
+  for (const Case& c : {Case{0, {2, 2}, {1, 8}}, Case{1, {2, 10}, {1, 1}}}) {
+    ui.compact = c.compact;
+    int commands[2] = {0, 0};
+    for (int k = 0; k < 2; ++k) {
+      kplace::app::ReplaceText(session, ui, Cluster(c.nodes[k], c.pods[k]));
+      for (int i = 0; i < 3; ++i) Frame(session, ui);
+      commands[k] = DrawCommands();
+      const auto pods = static_cast<std::size_t>(c.nodes[k] * c.pods[k]);
+      if (!session.error().empty() || !session.snapshot() || session.snapshot()->pods.size() != pods) {
+        std::printf("FAIL the draw-command cluster did not run: %s\n", session.error().c_str());
+        ++failures;
+      }
+    }
+    if (commands[0] != commands[1]) {
+      std::printf("FAIL %s cards: %d draw commands for %d nodes with %d pods each, %d for %d with %d\n",
+                  c.compact ? "compact" : "full", commands[0], c.nodes[0], c.pods[0], commands[1], c.nodes[1],
+                  c.pods[1]);
+      ++failures;
+    }
+  }
+  ui.compact = -1;
+}
+
 }  // namespace
 
 void KplaceSmokeAssertFailed(const char* expr, const char* file, int line) {
@@ -315,6 +369,7 @@ int main() {
   }
 
   LargeText(session, ui);
+  DrawCommandsDoNotGrowWithChips(session, ui);
 
   // A background run: the runner gets the text, the answer comes back as the Web Worker sends it.
   std::uint64_t asked = 0;
