@@ -2,8 +2,9 @@
 // in wasm/) drawn for some frames over every preset and a Karpenter scenario (smoke_scenarios.h, in
 // karpenter and cluster mode) without a renderer, with each pod selected and each details tab shown, the mouse
 // swept over the window (hover tooltips), compact and full cluster views, every direct edit of every node and its
-// undo, and a background run answered the way the Web Worker answers. Every IM_ASSERT counts as a failure
-// (smoke_imconfig.h): unbalanced Begin/End or Push/Pop, bad IDs, ... Built for node by the wasm preset:
+// undo, and a background run answered the way the Web Worker answers; and the cluster view's draw commands counted
+// (more chips or cards must not add any). Every IM_ASSERT counts as a failure (smoke_imconfig.h): unbalanced
+// Begin/End or Push/Pop, bad IDs, ... Built for node by the wasm preset:
 //   node build/wasm/wasm/ui_smoke_test.js
 #include <algorithm>
 #include <cstdio>
