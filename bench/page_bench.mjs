@@ -3,8 +3,8 @@
 //      changed, so the text differs each time), median and slowest of 20;
 //   2. a generated 5,000-node / 150,000-pod List (the browser suite's shape: 149,800 pods bound, 200 pending)
 //      imported: import and run time, frames drawn meanwhile, longest frame gap;
-//   3. the frame rate afterwards while the pointer moves over the cluster view (3 s), next to the same measure on
-//      quickstart (the ceiling of this browser's software rendering).
+//   3. the frame rate afterwards while the pointer moves, while the wheel scrolls the cluster view, and with every
+//      frame drawn whole (3 s each), next to quickstart's (the ceiling of this browser's software rendering).
 //   node bench/page_bench.mjs [--json]   (after scripts/build-site.sh and `npm ci` in tests/web)
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -15,17 +15,39 @@ const presets = readdirSync(presetDir).filter((f) => f.endsWith('.json')).sort()
   .map((f) => ({ name: f.replace(/\.json$/, ''), text: readFileSync(path.join(presetDir, f), 'utf8') }));
 
 const { page, errors, close } = await openSite();
-const out = { presets: [], import: null, fpsAfter: null, fpsQuickstart: null };
+const out = { presets: [], import: null, fpsAfter: null, fpsQuickstart: null, scrollAfter: null, wholeAfter: null,
+              wholeQuickstart: null };
 
-// Frames drawn while the pointer moves over the cluster view for 3 s (the app draws on input), and the app's own
-// work per frame meanwhile (kplace.frameWork: layout, draw lists, WebGL calls; the rest is the browser's rendering).
-async function framesPerSecond() {
-  const sample = () => ({ frames: window.kplace.frames(), work: window.kplace.frameWork(), t: performance.now() });
+// Frames drawn for 3 s of input, and of them those the renderer drew (kplace.frames(true): a frame redraws only what
+// changed, nothing when nothing did), and the app's own work per frame meanwhile (kplace.frameWork: layout, draw lists,
+// WebGL calls; the rest is the browser's rendering). The input: the pointer moving over the cluster view and the
+// details (the app draws on input), or the wheel scrolling the cluster view down and up; `whole` has every frame
+// drawn whole (kplace.redraw() each animation frame), the cost of a frame where everything changed.
+async function framesPerSecond(input, whole = false) {
+  const sample = () => ({ frames: window.kplace.frames(), drawn: window.kplace.frames(true),
+                          work: window.kplace.frameWork(), t: performance.now() });
+  if (whole) {
+    await page.evaluate(() => {
+      window.__whole = true;
+      const redraw = () => {
+        if (!window.__whole) return;
+        window.kplace.redraw();
+        requestAnimationFrame(redraw);
+      };
+      redraw();
+    });
+  }
+  if (input === 'wheel') await page.mouse.move(900, 250);
   const f0 = await page.evaluate(sample);
   const end = Date.now() + 3000;
-  for (let i = 0; Date.now() < end; ++i) await page.mouse.move(300 + (i % 400), 300 + ((i * 7) % 300));
+  for (let i = 0; Date.now() < end; ++i) {
+    if (input === 'wheel') await page.mouse.wheel(0, i % 40 < 20 ? 60 : -60);
+    else await page.mouse.move(300 + (i % 400), 300 + ((i * 7) % 300));
+  }
   const f1 = await page.evaluate(sample);
-  return { fps: (f1.frames - f0.frames) / ((f1.t - f0.t) / 1000),
+  if (whole) await page.evaluate(() => { window.__whole = false; });
+  const s = (f1.t - f0.t) / 1000;
+  return { fps: (f1.frames - f0.frames) / s, drawnFps: (f1.drawn - f0.drawn) / s,
            workMs: (f1.work - f0.work) / Math.max(1, f1.frames - f0.frames) };
 }
 try {
@@ -48,7 +70,8 @@ try {
   }
   // The same measure on the smallest preset: what this browser's rendering allows at all.
   await page.evaluate((text) => window.kplace.load(text), presets.find((p) => p.name === 'quickstart').text);
-  out.fpsQuickstart = await framesPerSecond();
+  out.fpsQuickstart = await framesPerSecond('pointer');
+  out.wholeQuickstart = await framesPerSecond('pointer', true);
   await page.evaluate(() => {
     const items = [];
     const nodes = 5000;
@@ -70,7 +93,9 @@ try {
     window.__importText = JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
   });
   out.import = await measureImport(page, 'big.json');
-  out.fpsAfter = await framesPerSecond();
+  out.fpsAfter = await framesPerSecond('pointer');
+  out.scrollAfter = await framesPerSecond('wheel');
+  out.wholeAfter = await framesPerSecond('wheel', true);
   out.errors = errors;
 } finally {
   await close();
@@ -83,7 +108,9 @@ if (process.argv.includes('--json')) {
   const r = out.import;
   console.log(`150,000-pod import (${(r.bytes / 1e6).toFixed(0)} MB): ${r.ok ? 'ok' : 'FAILED ' + r.error}, import ${r.importS.toFixed(1)} s, ` +
               `with the run ${r.totalS.toFixed(1)} s, ${r.frames} frames, longest frame gap ${r.maxGapMs.toFixed(0)} ms, ${r.pods} pods`);
-  console.log(`afterwards: ${out.fpsAfter.fps.toFixed(1)} frames/s while the pointer moves, the app's work ${out.fpsAfter.workMs.toFixed(1)} ms a frame ` +
-              `(quickstart: ${out.fpsQuickstart.fps.toFixed(1)}, ${out.fpsQuickstart.workMs.toFixed(1)} ms)`);
+  const f = (m) => `${m.fps.toFixed(1)} frames/s, ${m.drawnFps.toFixed(1)} drawn, ${m.workMs.toFixed(1)} ms of app work a frame`;
+  console.log(`afterwards, the pointer moving: ${f(out.fpsAfter)}; the cluster view scrolling: ${f(out.scrollAfter)}; ` +
+              `every frame drawn whole: ${f(out.wholeAfter)}`);
+  console.log(`quickstart, the pointer moving: ${f(out.fpsQuickstart)}; every frame drawn whole: ${f(out.wholeQuickstart)}`);
   if (out.errors.length) console.log(`page errors: ${out.errors.join('; ')}`);
 }

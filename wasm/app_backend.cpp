@@ -74,6 +74,13 @@ EM_JS(void, JsDisruptionInBackground, (int seq, const char* text, const char* no
 EM_JS(void, JsNotifyHeight, (int height), {
   if (Module["onKplaceHeight"]) Module["onKplaceHeight"](height);
 });
+// The WebGL2 context GLFW then gets (getContext answers the canvas's one context), with GLFW's attributes (below) and
+// the drawing buffer kept between frames, so a frame redraws only what changed (WebGlRenderer); whether it is kept.
+EM_JS(int, JsCreateContextKeepingPixels, (), {
+  const gl = Module["canvas"].getContext("webgl2", {alpha: false, depth: false, stencil: false, antialias: false,
+                                                    preserveDrawingBuffer: true});
+  return gl && gl.getContextAttributes().preserveDrawingBuffer ? 1 : 0;
+});
 EM_JS(int, JsIsApple, (), {
   return /Mac|iPhone|iPad|iPod/.test(navigator.platform || "") ? 1 : 0;
 });
@@ -181,12 +188,12 @@ void Frame() {
   ImGui::PopFont();
   ImGui::Render();
 
-  glViewport(0, 0, static_cast<int>(size.x), static_cast<int>(size.y));
-  // The panes' colour: the app fills the rest (app/ui/pane_backdrop.h).
-  const ImVec4 bg = kplace::app::ClearColour();
-  glClearColor(bg.x, bg.y, bg.z, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  web->renderer.Render(*ImGui::GetDrawData(), static_cast<int>(size.x), static_cast<int>(size.y));
+  // Cleared to the panes' colour: the app fills the rest (app/ui/pane_backdrop.h). Only what changed since the last
+  // frame drawn is drawn again, nothing when nothing did (WebGlRenderer::Render).
+  ImVec4 bg = kplace::app::ClearColour();
+  bg.w = 1.0f;
+  if (web->renderer.Render(*ImGui::GetDrawData(), static_cast<int>(size.x), static_cast<int>(size.y), bg))
+    ++web->rendered;
   NotifyIfNew();
   ++web->frames;
   web->frame_ms += emscripten_get_now() - start;
@@ -222,6 +229,7 @@ bool Start(const unsigned char* sans, int sans_len, const unsigned char* mono, i
   glfwWindowHint(GLFW_ALPHA_BITS, 0);
   glfwWindowHint(GLFW_DEPTH_BITS, 0);
   glfwWindowHint(GLFW_STENCIL_BITS, 0);
+  const bool keeps_pixels = JsCreateContextKeepingPixels() != 0;
   const float dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
   double css_w = 0, css_h = 0;
   emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
@@ -247,6 +255,7 @@ bool Start(const unsigned char* sans, int sans_len, const unsigned char* mono, i
   io.ConfigMacOSXBehaviors = JsIsApple() != 0;
   ImGui_ImplGlfw_InitForOpenGL(web->window, true);
   if (!web->renderer.Init()) return false;
+  web->renderer.KeepPixels(keeps_pixels);
   // Emscripten's GLFW has no clipboard: the app keeps its own, mirrored to navigator.clipboard on copy and filled
   // from the page's paste events (kplace_app_paste).
   io.SetClipboardTextFn = SetClipboard;

@@ -21,7 +21,8 @@ struct App {
   std::vector<unsigned char> sans, mono;  // TTF bytes (owned here; the atlas only borrows them)
   float scale = 0;                        // devicePixelRatio the fonts and style were built for
   std::uint64_t notified = 0;             // generation of the snapshot the page was last told about (onResult)
-  int frames = 0;                         // frames drawn so far
+  int frames = 0;                         // frames drawn so far (laid out)
+  int rendered = 0;                       // of them, those the renderer drew (WebGlRenderer::Render)
   double frame_ms = 0;                    // time spent in them (the app's own work: layout, draw lists, WebGL calls)
   int content_height = 0;                 // the last frame's content height in CSS pixels (0 before the first)
   // Drawing on demand (app_backend.cpp): frames still to draw before the app may rest, when the last one was drawn

@@ -393,8 +393,16 @@ void kplace_app_set_embed(int editable) {
 // depend on the canvas's height, so an iframe resized to it keeps it. Embeds post it to their parent page.
 int kplace_app_content_height() { return web ? web->content_height : 0; }
 
-// Frames drawn so far: lets tests hold a key for exactly one frame (ImGui 1.86 samples key state per frame).
-int kplace_app_frames() { return web ? web->frames : 0; }
+// Frames drawn so far: lets tests hold a key for exactly one frame (ImGui 1.86 samples key state per frame). With
+// `rendered`, those of them the renderer drew (a frame where nothing changed leaves the canvas as it is).
+int kplace_app_frames(int rendered) { return web ? (rendered ? web->rendered : web->frames) : 0; }
+
+// Draws the whole of the next frame, not only what changed since the last one (tests compare the two).
+void kplace_app_redraw() {
+  if (!web) return;
+  web->renderer.Forget();
+  kplace::webapp::Wake();
+}
 
 // Milliseconds spent drawing those frames: the app's own work (its layout, draw lists and WebGL calls), not the
 // browser's rendering. Over a span, (work1 - work0) / (frames1 - frames0) is the app's cost per frame.

@@ -1,5 +1,8 @@
 #include "wasm/webgl_renderer.h"
 
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -67,6 +70,11 @@ GLuint Compile(GLenum type, const char* source) {
   return 0;
 }
 
+template <typename T>
+bool SameRange(const std::vector<T>& a, std::size_t at, const std::vector<T>& b, std::size_t bt, std::size_t n) {
+  return n == 0 || std::memcmp(a.data() + at, b.data() + bt, n * sizeof(T)) == 0;
+}
+
 }  // namespace
 
 bool WebGlRenderer::Init() {
@@ -118,6 +126,7 @@ void WebGlRenderer::UploadFonts() {
   glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, width, height, 0, GL_RED, GL_UNSIGNED_BYTE, pixels);
   io.Fonts->SetTexID(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(font_texture_)));
   white_uv_value_ = io.Fonts->TexUvWhitePixel;
+  Forget();  // the same draw data would sample the new texture
 }
 
 void WebGlRenderer::SetupState(const ImDrawData& data, int fb_width, int fb_height) const {
@@ -152,32 +161,128 @@ void WebGlRenderer::PointAttributes(std::size_t first_vertex) const {
   glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, kStride, at(offsetof(ImDrawVert, col)));
 }
 
-void WebGlRenderer::Render(const ImDrawData& data, int fb_width, int fb_height) {
-  if (fb_width <= 0 || fb_height <= 0 || data.TotalVtxCount <= 0) return;
-  frame_vertices_.resize(static_cast<std::size_t>(data.TotalVtxCount));
-  frame_indices_.resize(static_cast<std::size_t>(data.TotalIdxCount));
+void WebGlRenderer::Gather(const ImDrawData& data, int fb_width, int fb_height, const ImVec4& clear) {
+  Frame& f = frame_;
+  f.vertices.resize(static_cast<std::size_t>(data.TotalVtxCount));
+  f.indices.resize(static_cast<std::size_t>(data.TotalIdxCount));
+  f.words.clear();
+  f.lists.clear();
+  f.callbacks = false;
+  const auto word = [&f](auto v) {
+    std::uint32_t w = 0;
+    std::memcpy(&w, &v, sizeof v < sizeof w ? sizeof v : sizeof w);
+    f.words.push_back(w);
+  };
+  for (float v : {static_cast<float>(fb_width), static_cast<float>(fb_height), clear.x, clear.y, clear.z, clear.w,
+                  data.DisplayPos.x, data.DisplayPos.y, data.DisplaySize.x, data.DisplaySize.y})
+    word(v);
+  const ImVec2 off = data.DisplayPos;
+  const ImVec2 scale = data.FramebufferScale;
   std::size_t nv = 0, ni = 0;
   for (int n = 0; n < data.CmdListsCount; ++n) {
     const ImDrawList& list = *data.CmdLists[n];
-    std::memcpy(frame_vertices_.data() + nv, list.VtxBuffer.Data, list.VtxBuffer.size_in_bytes());
-    std::memcpy(frame_indices_.data() + ni, list.IdxBuffer.Data, list.IdxBuffer.size_in_bytes());
-    nv += static_cast<std::size_t>(list.VtxBuffer.Size);
-    ni += static_cast<std::size_t>(list.IdxBuffer.Size);
+    ListSpan span{};
+    span.vertex = nv;
+    span.vertices = static_cast<std::size_t>(list.VtxBuffer.Size);
+    span.index = ni;
+    span.indices = static_cast<std::size_t>(list.IdxBuffer.Size);
+    span.word = f.words.size();
+    std::memcpy(f.vertices.data() + nv, list.VtxBuffer.Data, list.VtxBuffer.size_in_bytes());
+    std::memcpy(f.indices.data() + ni, list.IdxBuffer.Data, list.IdxBuffer.size_in_bytes());
+    nv += span.vertices;
+    ni += span.indices;
+    // The pixels the list may touch: inside both its vertices' bounds and its commands' clip rects, a pixel wider
+    // on every side (the scissor rounds the clip rect; triangles cover the pixels whose centres they hold).
+    ImVec4 verts(FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX), clips(FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX);
+    for (const ImDrawVert& v : list.VtxBuffer) {
+      verts = ImVec4(std::min(verts.x, v.pos.x), std::min(verts.y, v.pos.y), std::max(verts.z, v.pos.x),
+                     std::max(verts.w, v.pos.y));
+    }
+    word(list.CmdBuffer.Size);
+    for (const ImDrawCmd& cmd : list.CmdBuffer) {
+      f.callbacks |= cmd.UserCallback && cmd.UserCallback != ImDrawCallback_ResetRenderState;
+      for (float v : {cmd.ClipRect.x, cmd.ClipRect.y, cmd.ClipRect.z, cmd.ClipRect.w}) word(v);
+      word(cmd.TextureId);
+      word(cmd.VtxOffset);
+      word(cmd.IdxOffset);
+      word(cmd.ElemCount);
+      word(cmd.UserCallback);
+      clips = ImVec4(std::min(clips.x, cmd.ClipRect.x), std::min(clips.y, cmd.ClipRect.y),
+                     std::max(clips.z, cmd.ClipRect.z), std::max(clips.w, cmd.ClipRect.w));
+    }
+    span.words = f.words.size() - span.word;
+    const auto pixel = [](float v, float o, float s, int limit, float out) {
+      const float p = std::floor((v - o) * s + out);
+      return !(p > 0) ? 0 : p >= static_cast<float>(limit) ? limit : static_cast<int>(p);  // no vertices: 0
+    };
+    span.box = {pixel(std::max(verts.x, clips.x), off.x, scale.x, fb_width, -1),
+                pixel(std::max(verts.y, clips.y), off.y, scale.y, fb_height, -1),
+                pixel(std::min(verts.z, clips.z), off.x, scale.x, fb_width, 2),
+                pixel(std::min(verts.w, clips.w), off.y, scale.y, fb_height, 2)};
+    f.lists.push_back(span);
   }
+}
+
+WebGlRenderer::Box WebGlRenderer::Changed(int fb_width, int fb_height) const {
+  const Frame& now = frame_;
+  const Frame& was = drawn_;
+  constexpr std::size_t kFrameWords = 10;
+  const Box whole{0, 0, fb_width, fb_height};
+  if (!drawn_valid_ || now.callbacks || !SameRange(now.words, 0, was.words, 0, kFrameWords)) return whole;
+  Box changed{fb_width, fb_height, 0, 0};
+  const auto add = [&changed](const Box& b) {
+    if (b.x0 >= b.x1 || b.y0 >= b.y1) return;
+    changed = {std::min(changed.x0, b.x0), std::min(changed.y0, b.y0), std::max(changed.x1, b.x1),
+               std::max(changed.y1, b.y1)};
+  };
+  for (std::size_t i = 0; i < std::max(now.lists.size(), was.lists.size()); ++i) {
+    if (i >= was.lists.size()) {
+      add(now.lists[i].box);
+    } else if (i >= now.lists.size()) {
+      add(was.lists[i].box);
+    } else {
+      const ListSpan& a = now.lists[i];
+      const ListSpan& b = was.lists[i];
+      if (a.vertices == b.vertices && a.indices == b.indices && a.words == b.words &&
+          SameRange(now.words, a.word, was.words, b.word, a.words) &&
+          SameRange(now.indices, a.index, was.indices, b.index, a.indices) &&
+          SameRange(now.vertices, a.vertex, was.vertices, b.vertex, a.vertices))
+        continue;
+      add(a.box);
+      add(b.box);
+    }
+  }
+  return (keep_pixels_ || changed.x0 >= changed.x1) ? changed : whole;
+}
+
+bool WebGlRenderer::Render(const ImDrawData& data, int fb_width, int fb_height, const ImVec4& clear) {
+  if (fb_width <= 0 || fb_height <= 0) return false;
+  Gather(data, fb_width, fb_height, clear);
+  const Box changed = Changed(fb_width, fb_height);
+  if (changed.x0 >= changed.x1 || changed.y0 >= changed.y1) return false;
+  std::swap(frame_, drawn_);
+  drawn_valid_ = true;
   SetupState(data, fb_width, fb_height);
+  // GL counts scissor rows from the bottom.
+  const int gl_y0 = fb_height - changed.y1, gl_y1 = fb_height - changed.y0;
+  glScissor(changed.x0, gl_y0, changed.x1 - changed.x0, gl_y1 - gl_y0);
+  glClearColor(clear.x, clear.y, clear.z, clear.w);
+  glClear(GL_COLOR_BUFFER_BIT);
+  const Frame& f = drawn_;
+  if (f.vertices.empty()) return true;
   glBindBuffer(GL_ARRAY_BUFFER, vertices_);
-  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(nv * sizeof(ImDrawVert)), frame_vertices_.data(),
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(f.vertices.size() * sizeof(ImDrawVert)), f.vertices.data(),
                GL_STREAM_DRAW);
-  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(ni * sizeof(ImDrawIdx)), frame_indices_.data(),
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(f.indices.size() * sizeof(ImDrawIdx)), f.indices.data(),
                GL_STREAM_DRAW);
 
   const ImVec2 clip_off = data.DisplayPos;
   const ImVec2 clip_scale = data.FramebufferScale;
-  std::size_t list_vertex = 0, list_index = 0;
   std::size_t pointed_at = SIZE_MAX;  // the first vertex the attributes point at
   ImTextureID bound = nullptr;
   for (int n = 0; n < data.CmdListsCount; ++n) {
     const ImDrawList& list = *data.CmdLists[n];
+    const ListSpan& span = f.lists[static_cast<std::size_t>(n)];
     for (const ImDrawCmd& cmd : list.CmdBuffer) {
       if (cmd.UserCallback) {
         if (cmd.UserCallback == ImDrawCallback_ResetRenderState) {
@@ -192,24 +297,26 @@ void WebGlRenderer::Render(const ImDrawData& data, int fb_width, int fb_height) 
       const ImVec2 min((cmd.ClipRect.x - clip_off.x) * clip_scale.x, (cmd.ClipRect.y - clip_off.y) * clip_scale.y);
       const ImVec2 max((cmd.ClipRect.z - clip_off.x) * clip_scale.x, (cmd.ClipRect.w - clip_off.y) * clip_scale.y);
       if (max.x <= min.x || max.y <= min.y) continue;
-      glScissor(static_cast<int>(min.x), static_cast<int>(static_cast<float>(fb_height) - max.y),
-                static_cast<int>(max.x - min.x), static_cast<int>(max.y - min.y));
+      // The command's scissor as a whole frame sets it, cut to the changed pixels.
+      const int x = static_cast<int>(min.x), y = static_cast<int>(static_cast<float>(fb_height) - max.y);
+      const int x0 = std::max(x, changed.x0), x1 = std::min(x + static_cast<int>(max.x - min.x), changed.x1);
+      const int y0 = std::max(y, gl_y0), y1 = std::min(y + static_cast<int>(max.y - min.y), gl_y1);
+      if (x1 <= x0 || y1 <= y0) continue;
+      glScissor(x0, y0, x1 - x0, y1 - y0);
       if (cmd.GetTexID() != bound) {
         bound = cmd.GetTexID();
         glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<std::uintptr_t>(bound)));
       }
-      if (const std::size_t first = list_vertex + cmd.VtxOffset; first != pointed_at) {
+      if (const std::size_t first = span.vertex + cmd.VtxOffset; first != pointed_at) {
         PointAttributes(first);
         pointed_at = first;
       }
       glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(cmd.ElemCount),
                      sizeof(ImDrawIdx) == 2 ? GL_UNSIGNED_SHORT : GL_UNSIGNED_INT,
-                     reinterpret_cast<const void*>((list_index + cmd.IdxOffset) * sizeof(ImDrawIdx)));
+                     reinterpret_cast<const void*>((span.index + cmd.IdxOffset) * sizeof(ImDrawIdx)));
     }
-    list_vertex += static_cast<std::size_t>(list.VtxBuffer.Size);
-    list_index += static_cast<std::size_t>(list.IdxBuffer.Size);
   }
-  glDisable(GL_SCISSOR_TEST);  // the next frame's clear covers the whole canvas
+  return true;
 }
 
 }  // namespace kplace::webapp

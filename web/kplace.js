@@ -63,7 +63,9 @@
 //                     "tolerate:<node>" | "pod:<ns/name>" (a chip on a node card) | "tab:<id>" (a details tab:
 //                     pod, events, changes, compare, rounds, queue, timeline, disruption; app/ui/panels.cpp) | "compare:pin" | "compare:settings" | "compare:stop" | "disruption-node:<node>" (a
 //                     row of the Disruption tab's table: its what-if) | "change:<ns/name>" / "compare:<ns/name>" (a pod's row of the Changes / Compare tab) | "timeline:prev" | "timeline:next" | "timeline:end" | "timeline:step:<n>" (a row of the Timeline tab) | "queue:<ns/name>" (its queue at the step) | "explain-node" (asks again): [x0, y0, x1, y1]} (tests click them)
-//   frames()          frames drawn so far (tests wait on it)
+//   frames(rendered)  frames drawn so far (tests wait on it); frames(true): those of them rasterised (a frame redraws
+//                     only what changed, and nothing when nothing did)
+//   redraw()          the next frame redraws the whole canvas (tests compare it with the changes drawn alone)
 //   frameWork()       ms the app spent drawing them (its own work, not the browser's rendering): per frame over a
 //                     span, (frameWork() - w0) / (frames() - f0)
 //   timing()          {ready, firstFrame}: ms since navigation when the app started and drew its first frame
@@ -157,6 +159,7 @@ const api = {
   select: app.select,
   frames: app.frames,
   frameWork: app.frameWork,
+  redraw: app.redraw,
   shareLink: () => shareLink(),
   presetLink,
   loadLink,

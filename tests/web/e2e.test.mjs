@@ -7,7 +7,7 @@
 // for pixel variance).
 //   node --test tests/web/e2e.test.mjs       (after `cmake --build --preset wasm`; `npm ci` in tests/web)
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -643,6 +643,57 @@ test('the renderer: exact fill colours, the clear, the border, glyphs from the a
   assert.ok(px.glyph > 50, `the chip's text is drawn: ${JSON.stringify(px)}`);
   assert.ok(px.gapBetweenPanes >= 3, `WindowBg between the editor and the right pane: ${JSON.stringify(px)}`);
   assert.ok(px.paneBetweenViews >= 3, `the pane colour between the cluster and the details: ${JSON.stringify(px)}`);
+});
+
+// The renderer compares each frame's draw lists with the last frame drawn: a frame where nothing changed is not
+// drawn, and one where something did redraws that region alone over the pixels kept from before. Each change here,
+// drawn so, must give the pixels of the same frame drawn whole (kplace.redraw()).
+test('the renderer redraws what changed alone, with the pixels of a whole frame', async () => {
+  await page.evaluate((t) => window.kplace.load(t), largeScenario(60, 4, 50));
+  await page.mouse.move(1, 1);
+  await frames(page, 5);
+  const counts = () => page.evaluate(() => [window.kplace.frames(), window.kplace.frames(true)]);
+  const [f0, r0] = await counts();
+  for (let i = 0; i < 5; i++) {  // the pointer over the editor's margin: nothing there reacts to it
+    await page.mouse.move(4, 300 + 10 * i);
+    await frames(page, 1);
+  }
+  const [f1, r1] = await counts();
+  assert.ok(f1 - f0 >= 5, `${f1 - f0} frames`);
+  assert.equal(r1, r0, 'a frame the same as the last one was drawn again');
+  const pods = Object.keys((await page.evaluate(() => window.kplace.result())).pods);
+  const steps = [  // 60 compact cards (1280 x 800: five a row, the cluster view above the details)
+    ['the cluster view scrolled', async () => { await page.mouse.move(900, 300); await page.mouse.wheel(0, 240); }],
+    ['a card hovered', () => page.mouse.move(700, 200)],
+    ['an event hovered', () => page.mouse.move(900, 640)],
+    ['a pod selected', () => page.evaluate((p) => window.kplace.select(p), pods[7])],
+    ['the Changes tab', () => clickTarget(page, 'tab:changes')],
+    ['scrolled back', async () => { await page.mouse.move(900, 300); await page.mouse.wheel(0, -240); }],
+  ];
+  let drawn = 0;
+  for (const [what, act] of steps) {
+    const [, before] = await counts();
+    await act();
+    await frames(page, 5);
+    const [, after] = await counts();
+    drawn += after - before;
+    const changed = await page.screenshot();
+    await page.evaluate(() => window.kplace.redraw());
+    await page.evaluate((k) => new Promise((resolve) => {
+      const poll = () => (window.kplace.frames(true) > k ? resolve() : requestAnimationFrame(poll));
+      poll();
+    }), after);
+    await frames(page, 2);
+    const whole = await page.screenshot();
+    if (!changed.equals(whole)) {
+      await page.screenshot({ path: path.join(outDir, 'redraw-whole.png') });
+      writeFileSync(path.join(outDir, 'redraw-changed.png'), changed);
+    }
+    assert.ok(changed.equals(whole), `${what}: the changes drawn alone differ from the whole frame ` +
+              '(build/web-e2e/redraw-changed.png, redraw-whole.png)');
+  }
+  assert.ok(drawn >= steps.length, `only ${drawn} frames drawn for ${steps.length} changes`);
+  await page.evaluate(() => window.kplace.select(''));
 });
 
 test('the canvas follows resizes, backing store in device pixels', async () => {

@@ -179,7 +179,8 @@ export function selected() {
   if (mod && typeof mod._kplace_app_selected === 'function') return str(mod._kplace_app_selected());
   return selectedPod;
 }
-export function frames() { return mod ? mod._kplace_app_frames() : 0; }
+export function frames(rendered) { return mod ? mod._kplace_app_frames(rendered) : 0; }
+export function redraw() { if (mod) mod._kplace_app_redraw(); }
 export function frameWork() { return mod ? mod._kplace_app_frame_work() : 0; }
 
 // Called by the app (onKplaceResult) after every new result.
