@@ -49,7 +49,7 @@ void JsonWriter::BeforeValue() {
     return;
   }
   if (f.count++ > 0) Put(',');
-  if (indent_ >= 0) NewLine(depth_);
+  if (indent_ >= 0) NewLine(level_ + depth_);
 }
 
 JsonWriter& JsonWriter::Key(std::string_view name) {
@@ -66,7 +66,7 @@ JsonWriter& JsonWriter::Key(std::string_view name) {
 JsonWriter& JsonWriter::SortedKey(std::string_view name) {
   Frame& f = stack_[depth_ - 1];
   if (f.count++ > 0) Put(',');
-  if (indent_ >= 0) NewLine(depth_);
+  if (indent_ >= 0) NewLine(level_ + depth_);
   Escaped(name);
   Put(indent_ >= 0 ? ": " : ":");
   f.keyed = true;
@@ -97,7 +97,7 @@ void JsonWriter::End(bool object, char close) {
   if (depth_ == 0 || stack_[depth_ - 1].object != object || stack_[depth_ - 1].keyed)
     throw std::logic_error("JsonWriter: unbalanced end");
   const std::size_t count = stack_[--depth_].count;
-  if (count > 0 && indent_ >= 0) NewLine(depth_);
+  if (count > 0 && indent_ >= 0) NewLine(level_ + depth_);
   Put(close);
   if (depth_ == 0) Spill();
   if (sink_ && out_.size() + staged_ >= kChunk) Flush();
@@ -108,6 +108,12 @@ void JsonWriter::Flush() {
   if (!sink_ || out_.empty()) return;
   sink_(out_);
   out_.clear();
+}
+
+void JsonWriter::Raw(std::string_view text) {
+  BeforeValue();
+  Put(text);
+  Written();
 }
 
 void JsonWriter::EndObject() { End(true, '}'); }

@@ -24,7 +24,15 @@ class JsonWriter {
   using Sink = std::function<void(std::string_view)>;
   static constexpr std::size_t kChunk = std::size_t{1} << 20;
   JsonWriter(std::string& out, int indent, Sink sink) : out_(out), indent_(indent), sink_(std::move(sink)) {}
+  // A value to be placed `level` containers deep in a larger document (Raw): its lines indent as they would there.
+  JsonWriter(std::string& out, int indent, std::size_t level) : out_(out), indent_(indent), level_(level) {}
   void Flush();
+  // How deep the next value sits in the document: the level a JsonWriter writing it for Raw is made with.
+  std::size_t Level() const { return level_ + depth_; }
+  int Indent() const { return indent_; }
+  // The next value as text a JsonWriter(out, Indent(), Level()) wrote: one value, complete (a value written once and
+  // placed where it repeats).
+  void Raw(std::string_view text);
 
   void BeginObject();
   void EndObject();
@@ -88,6 +96,7 @@ class JsonWriter {
 
   std::string& out_;
   int indent_;
+  std::size_t level_ = 0;  // containers around the document (see the constructor with a level)
   Sink sink_;
   // The text of recently printed doubles (prices repeat across NodeClaims' options): direct-mapped by bit pattern.
   // The text is copied out 32 bytes at a time (a fixed-size copy is two moves; one of a variable size was a

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include "core/karpenter/disruption/cron.h"
 #include "core/karpenter/resources.h"
@@ -196,8 +199,45 @@ void WriteTaints(JsonWriter& w, const std::vector<Taint>& taints) {
   w.EndArray();
 }
 
+// The text of NodeClaims' options lists, each different one written once: they repeat (Karpenter's 1,000 NodeClaims
+// for 5,000 pods of its benchmark list 16 different ones, 400,000 options in all). Up to kTexts lists are kept; then
+// the cache starts again.
+class OptionsTexts {
+ public:
+  std::string_view Of(const std::vector<karpenter::ClaimOption>& options, int indent, std::size_t level) {
+    key_.clear();
+    const auto add = [this](const auto& v) { key_.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    add(indent);
+    add(level);
+    for (const auto& o : options) {
+      add(o.instance_type);
+      add(o.price);
+    }
+    if (texts_.size() >= kTexts && texts_.find(key_) == texts_.end()) texts_.clear();
+    auto [it, added] = texts_.try_emplace(key_);
+    if (added) {
+      JsonWriter w(it->second, indent, level);
+      w.BeginArray();
+      for (const auto& o : options) {
+        w.BeginObject();
+        w.Member("instanceType", Text(o.instance_type));
+        w.Member("price", o.price);
+        w.EndObject();
+      }
+      w.EndArray();
+    }
+    return it->second;
+  }
+
+ private:
+  static constexpr std::size_t kTexts = 64;
+  std::string key_;
+  std::unordered_map<std::string, std::string> texts_;
+};
+
 // A NodeClaim Karpenter decided on; in cluster mode (launched set) with what became of it.
-void WriteClaim(JsonWriter& w, const karpenter::ClaimOutcome& c, const sim::LaunchedNodeClaim* launched) {
+void WriteClaim(JsonWriter& w, const karpenter::ClaimOutcome& c, const sim::LaunchedNodeClaim* launched,
+                OptionsTexts& options) {
   w.BeginObject();
   w.Member("capacityType", c.capacity_type);
   if (launched && !launched->daemon_pods.empty()) w.Member("daemonSetPods", launched->daemon_pods);
@@ -209,14 +249,7 @@ void WriteClaim(JsonWriter& w, const karpenter::ClaimOutcome& c, const sim::Laun
   w.Member("name", c.name);
   if (launched) w.Member("node", launched->node);
   w.Member("nodePool", c.node_pool);
-  w.Key("options").BeginArray();
-  for (const auto& o : c.options) {
-    w.BeginObject();
-    w.Member("instanceType", Text(o.instance_type));
-    w.Member("price", o.price);
-    w.EndObject();
-  }
-  w.EndArray();
+  w.Key("options").Raw(options.Of(c.options, w.Indent(), w.Level()));
   w.Member("pods", launched ? launched->pods : c.pods);
   w.Member("price", c.price);
   w.Key("requests").Value(ResourceJson(c.requests));
@@ -369,7 +402,8 @@ void WriteResult(const sim::SimResult& result, JsonWriter& w) {
     if (!k.events.empty()) WriteKarpenterEvents(w.Key("events"), k.events);
     if (noteworthy) w.Key("import").Value(ImportJson(result.import));
     w.Key("nodeClaims").BeginArray();
-    for (const auto& c : k.claims) WriteClaim(w, c, nullptr);
+    OptionsTexts options;
+    for (const auto& c : k.claims) WriteClaim(w, c, nullptr, options);
     w.EndArray();
     w.Key("pods").BeginObject();
     std::vector<Json> entries(k.pods.size());
@@ -406,8 +440,10 @@ void WriteResult(const sim::SimResult& result, JsonWriter& w) {
   w.EndArray();
   if (noteworthy) w.Key("import").Value(ImportJson(result.import));
   w.Key("nodeClaims").BeginArray();
-  if (loop)
-    for (const auto& l : result.node_claims) WriteClaim(w, l.claim, &l);
+  if (loop) {
+    OptionsTexts options;
+    for (const auto& l : result.node_claims) WriteClaim(w, l.claim, &l, options);
+  }
   w.EndArray();
   w.Key("nominated").BeginObject();
   for (std::size_t i : ByKey(result.nominations, [](const auto& n) -> const std::string& { return n.first; }))

@@ -117,6 +117,41 @@ TEST(JsonWriterTest, TextOfAnyLengthAndCompleteDocumentsAtOnce) {
   EXPECT_EQ(doc, "{\n  \"a\": 1\n}");
 }
 
+// A value written once by a writer made at the level where it goes (Level) and placed as text (Raw) prints as the
+// same value written in place, at any depth and indentation.
+TEST(JsonWriterTest, RawTextWrittenAtItsLevelPrintsAsTheValueInPlace) {
+  const Json options = Json::array({{{"instanceType", "a"}, {"price", 0.5}}, {{"instanceType", "b"}, {"price", 1.25}}});
+  Json tree = Json::array();
+  for (int i = 0; i < 3; ++i) tree.push_back({{"name", i}, {"options", options}, {"zone", Json::array({"z"})}});
+  const Json deep = {{"outer", {{"claims", tree}}}};
+  for (int indent : {-1, 0, 2, 4}) {
+    std::string out;
+    JsonWriter w(out, indent);
+    w.BeginObject();
+    w.Key("outer").BeginObject();
+    w.Key("claims").BeginArray();
+    std::string text;  // written once, where the first claim puts it
+    for (int i = 0; i < 3; ++i) {
+      w.BeginObject();
+      w.Member("name", i);
+      w.Key("options");
+      if (text.empty()) {
+        JsonWriter once(text, w.Indent(), w.Level());
+        once.Value(options);
+      }
+      w.Raw(text);
+      w.Key("zone").BeginArray();
+      w.String("z");
+      w.EndArray();
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+    w.EndObject();
+    EXPECT_EQ(out, deep.dump(indent)) << "indent " << indent;
+  }
+}
+
 // With a sink the text arrives in pieces that make the same document, none held whole.
 TEST(JsonWriterTest, SinkReceivesTheSameTextInPieces) {
   Json big = Json::array();
