@@ -20,8 +20,8 @@ const out = { presets: [], import: null, fpsAfter: null, fpsQuickstart: null, sc
 
 // Frames drawn for 3 s of input, and of them those the renderer drew (kplace.frames(true): a frame redraws only what
 // changed, nothing when nothing did), and the app's own work per frame meanwhile (kplace.frameWork: layout, draw lists,
-// WebGL calls; the rest is the browser's rendering). The input: the pointer moving over the cluster view and the
-// details (the app draws on input), or the wheel scrolling the cluster view down and up; `whole` has every frame
+// WebGL calls; the rest is the browser's rendering). The input: the pointer moving over the editor, the cluster view
+// and the details (the app draws on input), or the wheel scrolling the cluster view down and up; `whole` has every frame
 // drawn whole (kplace.redraw() each animation frame), the cost of a frame where everything changed.
 async function framesPerSecond(input, whole = false) {
   const sample = () => ({ frames: window.kplace.frames(), drawn: window.kplace.frames(true),

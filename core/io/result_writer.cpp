@@ -200,7 +200,7 @@ void WriteTaints(JsonWriter& w, const std::vector<Taint>& taints) {
 }
 
 // The text of NodeClaims' options lists, each different one written once: they repeat (Karpenter's 1,000 NodeClaims
-// for 5,000 pods of its benchmark list 16 different ones, 400,000 options in all). Up to kTexts lists are kept; then
+// for 5,000 pods of its benchmark list 16 different ones, 395,000 options in all). Up to kTexts lists are kept; then
 // the cache starts again.
 class OptionsTexts {
  public:
