@@ -173,9 +173,17 @@ void WebGlRenderer::Gather(const ImDrawData& data, int fb_width, int fb_height, 
     std::memcpy(&w, &v, sizeof v < sizeof w ? sizeof v : sizeof w);
     f.words.push_back(w);
   };
-  for (float v : {static_cast<float>(fb_width), static_cast<float>(fb_height), clear.x, clear.y, clear.z, clear.w,
-                  data.DisplayPos.x, data.DisplayPos.y, data.DisplaySize.x, data.DisplaySize.y})
-    word(v);
+  const float frame[kFrameWords] = {static_cast<float>(fb_width),
+                                    static_cast<float>(fb_height),
+                                    clear.x,
+                                    clear.y,
+                                    clear.z,
+                                    clear.w,
+                                    data.DisplayPos.x,
+                                    data.DisplayPos.y,
+                                    data.DisplaySize.x,
+                                    data.DisplaySize.y};
+  for (float v : frame) word(v);
   const ImVec2 off = data.DisplayPos;
   const ImVec2 scale = data.FramebufferScale;
   std::size_t nv = 0, ni = 0;
@@ -226,12 +234,11 @@ void WebGlRenderer::Gather(const ImDrawData& data, int fb_width, int fb_height, 
 WebGlRenderer::Box WebGlRenderer::Changed(int fb_width, int fb_height) const {
   const Frame& now = frame_;
   const Frame& was = drawn_;
-  constexpr std::size_t kFrameWords = 10;
   const Box whole{0, 0, fb_width, fb_height};
   if (!drawn_valid_ || now.callbacks || !SameRange(now.words, 0, was.words, 0, kFrameWords)) return whole;
   Box changed{fb_width, fb_height, 0, 0};
   const auto add = [&changed](const Box& b) {
-    if (b.x0 >= b.x1 || b.y0 >= b.y1) return;
+    if (b.Empty()) return;
     changed = {std::min(changed.x0, b.x0), std::min(changed.y0, b.y0), std::max(changed.x1, b.x1),
                std::max(changed.y1, b.y1)};
   };
@@ -252,14 +259,14 @@ WebGlRenderer::Box WebGlRenderer::Changed(int fb_width, int fb_height) const {
       add(b.box);
     }
   }
-  return (keep_pixels_ || changed.x0 >= changed.x1) ? changed : whole;
+  return (keep_pixels_ || changed.Empty()) ? changed : whole;
 }
 
 bool WebGlRenderer::Render(const ImDrawData& data, int fb_width, int fb_height, const ImVec4& clear) {
   if (fb_width <= 0 || fb_height <= 0) return false;
   Gather(data, fb_width, fb_height, clear);
   const Box changed = Changed(fb_width, fb_height);
-  if (changed.x0 >= changed.x1 || changed.y0 >= changed.y1) return false;
+  if (changed.Empty()) return false;
   std::swap(frame_, drawn_);
   drawn_valid_ = true;
   SetupState(data, fb_width, fb_height);

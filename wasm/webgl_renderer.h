@@ -59,6 +59,7 @@ class WebGlRenderer {
   // A rectangle of framebuffer pixels, rows from the top, [x0, x1) x [y0, y1); empty when x0 >= x1 or y0 >= y1.
   struct Box {
     int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    bool Empty() const { return x0 >= x1 || y0 >= y1; }
   };
   // Where one draw list lies in its frame's buffers, and the pixels it may touch.
   struct ListSpan {
@@ -66,8 +67,9 @@ class WebGlRenderer {
     Box box;
   };
   // A frame's draw lists, concatenated for the one upload, and the rest that decides its pixels as words: first the
-  // canvas size, the clear colour and the projection (DisplayPos, DisplaySize), then each list's command count
-  // and every command's clip rect, texture, offsets, count and callback.
+  // canvas size, the clear colour and the projection (DisplayPos, DisplaySize): kFrameWords; then each list's
+  // command count and every command's clip rect, texture, offsets, count and callback.
+  static constexpr std::size_t kFrameWords = 10;
   struct Frame {
     std::vector<ImDrawVert> vertices;
     std::vector<ImDrawIdx> indices;
