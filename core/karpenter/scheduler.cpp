@@ -70,6 +70,7 @@ class Solver {
     std::rotate(claim_order_.begin() + static_cast<std::ptrdiff_t>(pos),
                 claim_order_.begin() + static_cast<std::ptrdiff_t>(pos) + 1,
                 claim_order_.begin() + static_cast<std::ptrdiff_t>(to));
+    order_key_[static_cast<std::size_t>(claim_order_[to - 1])] = OrderKey(count);
   }
   // ... and a new claim (appended last, with its first pod) moves before the claims holding more pods.
   void AppendNewClaim(int ci) {
@@ -77,6 +78,21 @@ class Solver {
     const auto pos = at - order_count_.begin();
     order_count_.insert(at, 1u);
     claim_order_.insert(claim_order_.begin() + pos, ci);
+    order_key_.push_back(OrderKey(1));
+  }
+  // A key that sorts claims as claim_order_ does: by pod count, then, among claims of one count, new ones (one pod)
+  // last as they come and grown ones first as they grow.
+  std::uint64_t OrderKey(std::uint32_t count) {
+    const std::uint32_t stamp = ++order_stamp_;
+    return std::uint64_t{count} << 32 | (count == 1 ? stamp : UINT32_MAX - stamp);
+  }
+  // Claim ci's position in claim_order_: found among the claims of its count.
+  std::size_t PositionOf(int ci) const {
+    const auto count = static_cast<std::uint32_t>(order_key_[static_cast<std::size_t>(ci)] >> 32);
+    auto p = static_cast<std::size_t>(std::lower_bound(order_count_.begin(), order_count_.end(), count) -
+                                      order_count_.begin());
+    while (claim_order_[p] != ci) ++p;
+    return p;
   }
   std::string NextClaimName(const std::string& pool) {
     for (;;) {
@@ -128,6 +144,45 @@ class Solver {
   };
   std::vector<KeyColumn> claim_keys_;
   std::vector<std::size_t> blocker_columns_;  // by domain_blockers_ entry, its claim_keys_ column
+  // The claims a HostBlocker (its counts and threshold) has rejected, a bit each by claim: rejected for good until
+  // the topology's next Update (Topology::version), so Add tests a bit where it would look the hostname up again.
+  // The others are listed (open): when they are few, Add visits only them. A claim without its bit is looked up.
+  struct RejectedClaims {
+    std::vector<std::uint64_t> bits;
+    std::vector<int> open;  // every claim without its bit (and those given it since Prune), in creation order
+    std::size_t seen = 0;   // claims_ taken into open
+    std::size_t stale = 0;  // bits set since the last Prune (each on a claim in open)
+    std::size_t Live() const { return open.size() - stale; }
+    void Prune() {
+      std::erase_if(open, [&](int ci) { return Has(static_cast<std::size_t>(ci)); });
+      stale = 0;
+    }
+    bool Has(std::size_t ci) const { return ci / 64 < bits.size() && (bits[ci / 64] >> (ci % 64) & 1u); }
+    void Set(std::size_t ci) {
+      if (ci / 64 >= bits.size()) bits.resize(ci / 64 + 1);
+      bits[ci / 64] |= std::uint64_t{1} << (ci % 64);
+      ++stale;
+    }
+  };
+  std::map<std::pair<const DomainCounts*, std::int32_t>, RejectedClaims> rejected_;
+  std::uint64_t rejected_version_ = 0;
+  std::vector<RejectedClaims*> blocker_rejected_;  // by blockers_ entry
+  std::vector<int> visit_;                         // the claims Add visits, when not all
+  // Whether a blocker rejects claim ci (recording it when one does).
+  bool HostBlocked(std::size_t ci) {
+    for (const RejectedClaims* r : blocker_rejected_)
+      if (r->Has(ci)) return true;
+    const Symbol host = claim_hosts_[ci];
+    if (host == kNoSymbol) return false;
+    for (std::size_t i = 0; i < blockers_.size(); ++i) {
+      const std::int32_t* n = blockers_[i].counts->Find(host);
+      if (n && *n >= blockers_[i].threshold) {
+        blocker_rejected_[i]->Set(ci);
+        return true;
+      }
+    }
+    return false;
+  }
   std::size_t ColumnOf(Symbol key) {
     for (std::size_t i = 0; i < claim_keys_.size(); ++i)
       if (claim_keys_[i].key == key) return i;
@@ -157,6 +212,8 @@ class Solver {
   }
   std::vector<int> claim_order_;            // the in-flight order (re-sorted by pod count before each pod)
   std::vector<std::uint32_t> order_count_;  // pods of the claim at each position of claim_order_
+  std::vector<std::uint64_t> order_key_;    // by claim: OrderKey
+  std::uint32_t order_stamp_ = 0;
   std::vector<std::string> claim_names_;
   std::map<std::string, int> per_pool_count_;
   Limits limits_;
@@ -304,6 +361,7 @@ void Solver::Run() {
   });
 
   topology_ = std::make_unique<Topology>(sc_, pools, catalogue_, queue);
+  rejected_.clear();  // keyed by the counts of the topology before
   topology_->ExcludeNodes(excluded);
   for (const auto& d : originals) topology_->Update(d);
   for (const ExistingNode* n : nodes_) {
@@ -388,27 +446,39 @@ std::string Solver::Add(PodData& pod, AddTry* record) {
   // Likewise the claims whose requirement for a pod affinity's key allows none of the domains it offers.
   blockers_.clear();
   domain_blockers_.clear();
+  blocker_rejected_.clear();
   if (!record && topology_ && !topology_->empty()) {
     topology_->HostBlockers(pod, blockers_);
     topology_->DomainBlockers(pod, domain_blockers_);
     blocker_columns_.clear();
     for (const auto& b : domain_blockers_) blocker_columns_.push_back(ColumnOf(b.key));
-  }
-  for (std::size_t pos = 0; pos < claim_order_.size(); ++pos) {
-    const int ci = claim_order_[pos];
-    if (!domain_blockers_.empty() && DomainBlocked(static_cast<std::size_t>(ci))) continue;
-    if (!blockers_.empty()) {
-      const Symbol host = claim_hosts_[static_cast<std::size_t>(ci)];
-      bool blocked = false;
-      for (const auto& b : blockers_) {
-        const std::int32_t* n = host == kNoSymbol ? nullptr : b.counts->Find(host);
-        if (n && *n >= b.threshold) {
-          blocked = true;
-          break;
-        }
-      }
-      if (blocked) continue;
+    if (rejected_version_ != topology_->version()) {
+      rejected_.clear();
+      rejected_version_ = topology_->version();
     }
+    for (const auto& b : blockers_) blocker_rejected_.push_back(&rejected_[{b.counts, b.threshold}]);
+  }
+  // When a blocker rejects all but a few claims (an anti-affinity whose app has a pod on nearly every one), only
+  // the claims it has not rejected are visited, in the order of claim_order_ (OrderKey): the same first fit.
+  RejectedClaims* fewest = nullptr;
+  for (RejectedClaims* r : blocker_rejected_) {
+    for (; r->seen < claims_.size(); ++r->seen) r->open.push_back(static_cast<int>(r->seen));
+    if (!fewest || r->Live() < fewest->Live()) fewest = r;
+  }
+  visit_.clear();
+  const bool all = !fewest || fewest->Live() * 8 >= claim_order_.size();
+  if (!all) {
+    fewest->Prune();
+    visit_ = fewest->open;
+    std::sort(visit_.begin(), visit_.end(), [&](int a, int b) {
+      return order_key_[static_cast<std::size_t>(a)] < order_key_[static_cast<std::size_t>(b)];
+    });
+  }
+  const std::size_t visits = all ? claim_order_.size() : visit_.size();
+  for (std::size_t v = 0; v < visits; ++v) {
+    const int ci = all ? claim_order_[v] : visit_[v];
+    if (!domain_blockers_.empty() && DomainBlocked(static_cast<std::size_t>(ci))) continue;
+    if (!blockers_.empty() && HostBlocked(static_cast<std::size_t>(ci))) continue;
     Claim& c = claims_[static_cast<std::size_t>(ci)];
     const Template& t = templates_[static_cast<std::size_t>(c.tmpl)];
     CanAddResult r = CanAddToClaim(c, t, pod, ctx_, record ? &err : nullptr);
@@ -416,7 +486,7 @@ std::string Solver::Add(PodData& pod, AddTry* record) {
     if (r.ok) {
       AddToClaim(c, t, pod, std::move(r), ctx_);
       UpdateKeys(static_cast<std::size_t>(ci));
-      BubbleRight(pos);
+      BubbleRight(all ? v : PositionOf(ci));
       o.kind = PodOutcomeKind::Claim;
       o.claim = ci;
       return "";

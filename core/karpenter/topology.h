@@ -115,6 +115,9 @@ class Topology {
   };
   void DomainBlockers(const PodData& pod, std::vector<DomainBlocker>& out) const;
   bool empty() const { return groups_.empty() && inverse_.empty(); }
+  // Changes with every Update. Between two, no group is added or moved and counts only grow: a HostBlocker's
+  // counts stay where they are, and a hostname it rejects stays rejected.
+  std::uint64_t version() const { return version_; }
   // Nodes that are not among the scheduler's state nodes (a disruption simulation's candidates and deleting nodes):
   // they register no domain. Set before the first Update.
   void ExcludeNodes(const std::set<std::string>* names) { excluded_nodes_ = names; }

@@ -5,6 +5,7 @@
 // the hostname counter come out the same with every attempt recorded as with none.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "core/io/scenario_parser.h"
@@ -226,6 +227,62 @@ TEST(KarpenterClaimBlockers, HostnameRecordingEveryAttemptPlacesTheSame) {
   for (std::size_t i = 0; i < fast.pods.size(); i += 6) nginx_claims.insert(fast.pods[i].claim);
   EXPECT_EQ(nginx_claims.size(), (fast.pods.size() + 5) / 6);
   for (std::size_t i = 1; i < fast.pods.size(); i += 6) EXPECT_EQ(nginx_claims.count(fast.pods[i].claim), 0u);
+}
+
+// Many in-flight NodeClaims of room for two pods, and pods that may share one only with a pod of another kind
+// (required hostname anti-affinity to their own app; a hostname spread of skew 1 over theirs): 200 anti-affinity pods
+// on 200 NodeClaims, 220 spread pods filling them and then 20 NodeClaims of their own, 20 anti-affinity pods again,
+// which only those 20 admit (Add visits only them, in the order of all, and must take the first); with pods whose
+// preferred node affinity names no zone, relaxed on the way (Topology::Update: what Add remembered is dropped).
+std::string ManyClaims() {
+  std::string items =
+      R"({"apiVersion":"kplace.dev/v1alpha1","kind":"Simulation","metadata":{"name":"s"},"spec":{"mode":"karpenter"}},)"
+      R"({"apiVersion":"karpenter.sh/v1","kind":"NodePool","metadata":{"name":"default"},)"
+      R"("spec":{"template":{"spec":{"requirements":[]}}}},)"
+      R"({"apiVersion":"kplace.dev/v1alpha1","kind":"InstanceType","metadata":{"name":"two-pods"},)"
+      R"("spec":{"capacity":{"cpu":"2","memory":"4Gi","pods":"2"},)"
+      R"("offerings":[{"zone":"zone-a","capacityType":"on-demand","price":1}]}})";
+  const std::string nowhere =
+      R"(,"affinity":{"nodeAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":1,)"
+      R"("preference":{"matchExpressions":[{"key":"topology.kubernetes.io/zone","operator":"In",)"
+      R"("values":["nowhere"]}]}}]}})";
+  for (int i = 0; i < 440; ++i) {
+    std::string pod;
+    if (i % 110 == 55)
+      pod = PodItem(i, R"({"app":"relaxed"})", "100m", nowhere);
+    else if (i >= 200 && i < 420)
+      pod = PodItem(i, R"({"app":"web"})", "100m", HostSpread(1, "web"));
+    else
+      pod = PodItem(i, R"({"app":"nginx"})", "100m", Anti("nginx"));
+    items += "," + pod;
+  }
+  return R"({"apiVersion":"v1","kind":"List","items":[)" + items + "]}";
+}
+
+TEST(KarpenterClaimBlockers, ManyNodeClaimsRecordingEveryAttemptPlacesTheSame) {
+  const Scenario sc = io::ParseScenario(ManyClaims());
+  karpenter::Result fast;
+  ExpectSameRecordedOrNot(sc, fast);
+  std::map<int, std::string> app_of_claim;  // "nginx", "web", or both
+  std::size_t relaxed = 0;
+  for (std::size_t i = 0; i < fast.pods.size(); ++i) {
+    const auto& p = fast.pods[i];
+    ASSERT_EQ(p.kind, karpenter::PodOutcomeKind::Claim) << p.key;
+    if (i % 110 == 55) {
+      EXPECT_EQ(p.relaxations.size(), 1u) << p.key;
+      ++relaxed;
+      continue;
+    }
+    std::string& apps = app_of_claim[p.claim];
+    const std::string app = i >= 200 && i < 420 ? "web" : "nginx";
+    EXPECT_EQ(apps.find(app), std::string::npos) << p.key << " shares " << fast.claims[p.claim].name;
+    apps += app;
+  }
+  EXPECT_EQ(relaxed, 4u);
+  // The last anti-affinity pods joined the spread pods' own NodeClaims, the first of them first.
+  const int first_late = fast.pods[420].claim;
+  EXPECT_EQ(app_of_claim[first_late], "webnginx");
+  for (std::size_t i = 421; i < 440; ++i) EXPECT_GT(fast.pods[i].claim, first_late) << fast.pods[i].key;
 }
 
 }  // namespace
