@@ -2,6 +2,7 @@
 //   kplace run [--format text|json] [--explain NS/POD|node/NAME] [--instance-types KWOK_FILE] FILE   (FILE "-" = stdin)
 //   kplace run [--format text|json] --timeline FILE   (the run step by step)
 //   kplace run [--format text|json] --at N FILE       (the cluster and the queue after N steps)
+//   kplace run --timings ...                          (also the seconds each phase took, on standard error)
 //   kplace diff [--format text|json] [--a SETTINGS]... [--b SETTINGS]... A [B]   (two runs, what differs)
 //   kplace run --compare SETTINGS FILE   (= kplace diff --b SETTINGS FILE)
 //   kplace validate FILE
@@ -9,6 +10,7 @@
 //   kplace convert kwok KWOK_FILE   (Karpenter kwok instance_types.json -> kplace InstanceType items)
 //   kplace releases                 (the Kubernetes releases kplace reproduces and what differs between them)
 // Exit codes: 0 success, 2 bad input or usage; kplace diff: 0 the same, 1 different, 2 bad input or usage.
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -35,6 +37,7 @@ std::string UsageText() {
          "  kplace run [--format text|json] [--explain NAMESPACE/POD|node/NAME] [--instance-types KWOK_FILE] FILE\n"
          "  kplace run --compare SETTINGS [--format text|json] FILE\n"
          "  kplace run [--format text|json] (--timeline | --at STEP) FILE\n"
+         "  kplace run --timings ...\n"
          "  kplace diff [--format text|json] [--a SETTINGS]... [--b SETTINGS]... A [B]\n"
          "  kplace validate FILE\n"
          "  kplace convert kubectl FILE\n"
@@ -64,7 +67,9 @@ std::string UsageText() {
          "--timeline adds every step of the run (attempts, binds, preemptions, nominations, NodeClaims launched, "
          "queue\n"
          "passes, rounds); --at STEP shows the result as it stood after that many steps and kube-scheduler's queue "
-         "then\n(scheduler and cluster modes).\n";
+         "then\n(scheduler and cluster modes).\n"
+         "--timings also prints, on standard error, the seconds spent reading FILE, parsing it, running the scenario "
+         "and\nwriting the answer.\n";
 }
 
 int Usage(const std::string& error) {
@@ -284,7 +289,7 @@ int main(int argc, char** argv) {
   if (cmd != "run" && cmd != "validate") return Usage("unknown command \"" + cmd + "\"");
 
   std::string format = "text", explain, file, instance_types_file;
-  bool timeline = false;
+  bool timeline = false, timings = false;
   long long at = -1;  // --at
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -306,6 +311,8 @@ int main(int argc, char** argv) {
         if (instance_types_file.empty()) return Usage("--instance-types needs a file");
       } else if (cmd == "run" && a == "--timeline") {
         timeline = true;
+      } else if (cmd == "run" && a == "--timings") {
+        timings = true;
       } else if (cmd == "run" && (a == "--at" || a.rfind("--at=", 0) == 0)) {
         const std::string v = value("--at");
         std::size_t used = 0;
@@ -328,12 +335,32 @@ int main(int argc, char** argv) {
   }
   if (file.empty()) return Usage("missing FILE");
 
+  // --timings: the phases' seconds, each from the end of the one before.
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point phase_start = Clock::now();
+  std::vector<std::pair<const char*, double>> phases;
+  auto phase_done = [&](const char* name) {
+    const Clock::time_point now = Clock::now();
+    phases.emplace_back(name, std::chrono::duration<double>(now - phase_start).count());
+    phase_start = now;
+  };
+  auto print_timings = [&] {
+    if (!timings) return;
+    std::string line = "kplace: timings:";
+    char piece[64];
+    for (std::size_t i = 0; i < phases.size(); ++i) {
+      std::snprintf(piece, sizeof piece, "%s %s %.3f s", i ? "," : "", phases[i].first, phases[i].second);
+      line += piece;
+    }
+    std::cerr << line << "\n";
+  };
   std::string text, error, kwok_text;
   if (!ReadInput(file, text, error) ||
       (!instance_types_file.empty() && !ReadInput(instance_types_file, kwok_text, error))) {
     std::cerr << "kplace: " << error << "\n";
     return 2;
   }
+  phase_done("read");
   try {
     kplace::Scenario scenario = kplace::io::ParseScenario(text);
     if (!instance_types_file.empty()) {
@@ -343,6 +370,7 @@ int main(int argc, char** argv) {
     // peak is at the end of the run; 8.4 MB of 66 for 5,000 nodes / 10,000 pods, each first touch of it a fault).
     std::string().swap(text);
     std::string().swap(kwok_text);
+    phase_done("parse");
     if (cmd == "validate") {
       for (const auto& w : scenario.warnings) std::cerr << "warning: " << w << "\n";
       std::cout << file << ": valid (" << scenario.nodes.size() << " nodes, " << scenario.pods.size() << " pods)\n";
@@ -366,6 +394,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     kplace::sim::SimResult result = kplace::sim::Run(std::move(scenario), options);
+    phase_done("run");
     if (at >= 0) {
       const kplace::sim::Timeline full = *result.timeline;
       if (static_cast<std::size_t>(at) > full.steps.size()) {
@@ -391,6 +420,8 @@ int main(int argc, char** argv) {
                   << kplace::cli::RenderTimelineState(full, state);
       }
       std::cout.flush();
+      phase_done("output");
+      print_timings();
       return std::cout ? 0 : 1;
     }
     std::string out;
@@ -448,6 +479,8 @@ int main(int argc, char** argv) {
       });
     std::cout << out;
     std::cout.flush();
+    phase_done("output");
+    print_timings();
     return std::cout ? 0 : 1;
   } catch (const kplace::io::InputError& e) {
     std::cerr << "kplace: " << e.what() << "\n";

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
 
 namespace {
@@ -369,6 +370,25 @@ TEST(Cli, ImportedDumpIsSummarisedAndConverts) {
 namespace {
 
 const std::string kStepByStep = std::string(KPLACE_SOURCE_DIR) + "/presets/preemption-step-by-step.json";
+
+// run --timings: the same answer on stdout, and on stderr one line with the seconds of each phase.
+TEST(Cli, TimingsGoToStandardErrorAndLeaveTheAnswerAlone) {
+  const Output plain = RunCli("run --format json " + kPreset);
+  const Output timed = RunCli("run --timings --format json " + kPreset);
+  EXPECT_EQ(timed.code, 0) << timed.err;
+  EXPECT_EQ(timed.out, plain.out);
+  EXPECT_TRUE(plain.err.empty()) << plain.err;
+  const std::regex line(
+      R"(kplace: timings: read \d+\.\d{3} s, parse \d+\.\d{3} s, run \d+\.\d{3} s, output \d+\.\d{3} s\n)");
+  EXPECT_TRUE(std::regex_match(timed.err, line)) << timed.err;
+  const Output text = RunCli("run --timings " + kPreset);
+  EXPECT_EQ(text.out, RunCli("run " + kPreset).out);
+  EXPECT_TRUE(std::regex_match(text.err, line)) << text.err;
+  // A bad file fails as without the flag: no timings.
+  const Output bad = RunCli("run --timings -", "{");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err.find("timings"), std::string::npos) << bad.err;
+}
 
 // run --timeline: the result, then every step numbered; in JSON the result's "timeline".
 TEST(CliTimeline, ListsEveryStep) {
