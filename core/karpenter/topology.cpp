@@ -96,7 +96,7 @@ Topology::Topology(const Scenario& sc, const std::vector<const NodePool*>& pools
                              INT32_MAX, nullptr);
       TopoGroup& group = InverseGroup(std::move(g));
       if (auto v = node->meta.labels.Get(group.key)) group.Record(*v);
-      group.owners.insert(i);
+      Own(inverse_owned_, i, static_cast<int>(&group - inverse_.data()));
     }
   }
 }
@@ -142,16 +142,28 @@ const Topology::PodGroups& Topology::GroupsOf(const PodData& pod) const {
   pg = PodGroups();
   pg.version = version_;
   const Pod& p = *pod.pod;
+  static const std::vector<int> kNone;
+  const std::vector<int>& owned = pod.index < owned_.size() ? owned_[pod.index] : kNone;
+  auto next_owned = owned.begin();
   for (std::size_t i = 0; i < groups_.size(); ++i) {
     const bool selects = groups_[i].Selects(p);
     if (selects) pg.selecting.push_back(static_cast<int>(i));
-    if (groups_[i].owners.count(pod.index)) pg.owned.emplace_back(static_cast<int>(i), selects);
+    if (next_owned != owned.end() && *next_owned == static_cast<int>(i)) {
+      pg.owned.emplace_back(static_cast<int>(i), selects);
+      ++next_owned;
+    }
   }
-  for (std::size_t i = 0; i < inverse_.size(); ++i) {
+  for (std::size_t i = 0; i < inverse_.size(); ++i)
     if (inverse_[i].Selects(p)) pg.inverse_selecting.push_back(static_cast<int>(i));
-    if (inverse_[i].owners.count(pod.index)) pg.inverse_owned.push_back(static_cast<int>(i));
-  }
+  if (pod.index < inverse_owned_.size()) pg.inverse_owned = inverse_owned_[pod.index];
   return pg;
+}
+
+void Topology::Own(std::vector<std::vector<int>>& owned, std::size_t pod, int group) {
+  if (owned.size() <= pod) owned.resize(pod + 1);
+  std::vector<int>& groups = owned[pod];
+  const auto at = std::lower_bound(groups.begin(), groups.end(), group);
+  if (at == groups.end() || *at != group) groups.insert(at, group);
 }
 
 TopoGroup& Topology::InverseGroup(TopoGroup g) {
@@ -249,7 +261,7 @@ void Topology::CountDomains(TopoGroup& g) const {
 
 void Topology::Update(const PodData& pod) {
   ++version_;
-  for (auto& g : groups_) g.owners.erase(pod.index);
+  if (pod.index < owned_.size()) owned_[pod.index].clear();
   const Pod& p = *pod.pod;
   const bool has_anti = !p.affinity.pod_anti_affinity.required.empty() || !pod.preferred_anti_affinity.empty();
   std::vector<TopoGroup> fresh;
@@ -258,7 +270,7 @@ void Topology::Update(const PodData& pod) {
       TopoGroup g = NewGroup(TopoType::AntiAffinity, term.topology_key, pod, Namespaces(p, term),
                              WithKeys(term.label_selector, p, term.match_label_keys, term.mismatch_label_keys),
                              INT32_MAX, nullptr);
-      InverseGroup(std::move(g)).owners.insert(pod.index);
+      Own(inverse_owned_, pod.index, static_cast<int>(&InverseGroup(std::move(g)) - inverse_.data()));
     }
   }
   for (const auto& tsc : pod.spread)
@@ -281,7 +293,7 @@ void Topology::Update(const PodData& pod) {
       groups_.push_back(std::move(g));
       it = groups_.end() - 1;
     }
-    it->owners.insert(pod.index);
+    Own(owned_, pod.index, static_cast<int>(it - groups_.begin()));
   }
 }
 

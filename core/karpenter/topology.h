@@ -68,8 +68,7 @@ struct TopoGroup {
   LabelSelector selector;
   TopoNodeFilter filter;
   DomainCounts domains;
-  std::set<std::size_t> owners;  // pod indices
-  std::string identity;          // upstream's Hash inputs, as text
+  std::string identity;  // upstream's Hash inputs, as text
 
   bool Selects(const Pod& p) const;
   void Record(Symbol domain);
@@ -158,6 +157,11 @@ class Topology {
   std::map<const Node*, std::vector<Taint>> cordoned_taints_;
   std::vector<TopoGroup> groups_;
   std::vector<TopoGroup> inverse_;
+  // By pod index, the groups it owns (TopologyGroup owners, kept by pod: GroupsOf asks for one pod's, over every
+  // group), in index order.
+  std::vector<std::vector<int>> owned_;          // groups_
+  std::vector<std::vector<int>> inverse_owned_;  // inverse_
+  static void Own(std::vector<std::vector<int>>& owned, std::size_t pod, int group);
   std::uint64_t version_ = 1;                  // bumped whenever groups_, inverse_ or their owners change
   mutable std::vector<PodGroups> pod_groups_;  // by pod index
 };
