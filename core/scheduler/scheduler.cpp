@@ -189,7 +189,7 @@ CycleOutcome Scheduler::Cycle(std::size_t pod_index, int attempt, CycleExplanati
       for (std::size_t k = 0; k < m; ++k) {
         NodeInfo* n = const_cast<NodeInfo*>(run[k]);
         Status& s = run_status[k];
-        Record(explain, *n, s);
+        if (explain) Record(explain, *n, s);  // tested here: at -O2 (the wasm core) the call is not inlined
         if (n == nominated) {
           // Same node, same state: the verdict is the one already recorded; keep a single status for it.
           nominated_seen = true;
